@@ -1,0 +1,22 @@
+// swift-tools-version:6.0
+// pace: a rate-limiting filter for line streams. No package dependencies by
+// design: only the Swift toolchain (Foundation-free core, Glibc, Swift Testing).
+import PackageDescription
+
+let package = Package(
+    name: "pace",
+    products: [
+        .executable(name: "pace", targets: ["pace"]),
+        .library(name: "PaceCore", targets: ["PaceCore"]),
+    ],
+    targets: [
+        // Everything that can be pure: policies, scheduler, clocks, time
+        // parsing, the byte line reader and the replay driver.
+        .target(name: "PaceCore"),
+        // Arguments, file descriptors, signals, exit codes. Thin.
+        .executableTarget(name: "pace", dependencies: ["PaceCore"]),
+        .testTarget(name: "PaceCoreTests", dependencies: ["PaceCore"]),
+        // Black-box tests of the built binary: bytes in, bytes out.
+        .testTarget(name: "EndToEndTests", dependencies: ["pace"]),
+    ]
+)

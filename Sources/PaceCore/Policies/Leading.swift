@@ -1,0 +1,62 @@
+// Leading-edge debounce: the first event of a burst goes out at once, and the
+// burst lasts until the window has passed in silence. Every event, emitted or
+// not, pushes the window's end to t + D.
+//
+// Unkeyed, the timer is not needed to decide anything (an event compares its
+// time with the window's end). It is scheduled anyway, so that the window's
+// close is an action like any other: a keyed run forgets the key then, and
+// the state never holds an expired window.
+
+public struct Leading<Payload: Equatable>: Policy {
+    public enum State: Equatable {
+        /// No window open: the next event starts a burst.
+        case idle
+        /// A burst is on until `end`.
+        case window(end: Instant)
+    }
+
+    public let window: Nanoseconds
+
+    public init(window: Nanoseconds) {
+        precondition(window > 0, "Leading: the window must be positive")
+        self.window = window
+    }
+
+    public var initialState: State { .idle }
+
+
+    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+        switch (state, action) {
+        case let (.idle, .event(event, t)):
+            let end = t.saturatingAdd(window)
+            state = .window(end: end)
+            return Effects(emit: event, schedule: end)
+
+        case let (.window(end), .event(event, t)):
+            let newEnd = t.saturatingAdd(window)
+            state = .window(end: newEnd)
+            // SPEC: emitted if t >= the window's end. The scheduler fires the
+            // window's timer before such an event, but the reducer stays
+            // correct on its own.
+            return Effects(emit: t >= end ? event : nil, schedule: newEnd)
+
+        case (.window, .timerFired):
+            state = .idle
+            return .none
+
+        case (.idle, .timerFired):
+            preconditionFailure("Leading: timer fired in state idle")
+        }
+    }
+
+
+    public func pending(in state: State) -> Payload? { nil }
+
+
+    public func isIdle(_ state: State) -> Bool {
+        switch state {
+        case .idle: return true
+        case .window: return false
+        }
+    }
+}

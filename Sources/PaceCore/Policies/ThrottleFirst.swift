@@ -1,0 +1,57 @@
+// Throttle, first: an event goes out at once when no window is open, and opens
+// a window of D; everything inside it is dropped. The window does not move
+// while events are dropped. The state remembers the last emission's window.
+
+public struct ThrottleFirst<Payload: Equatable>: Policy {
+    public enum State: Equatable {
+        /// No window open: the next event is emitted.
+        case idle
+        /// Events before `end` are dropped.
+        case window(end: Instant)
+    }
+
+    public let window: Nanoseconds
+
+    public init(window: Nanoseconds) {
+        precondition(window > 0, "ThrottleFirst: the window must be positive")
+        self.window = window
+    }
+
+    public var initialState: State { .idle }
+
+
+    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+        switch (state, action) {
+        case let (.idle, .event(event, t)):
+            let end = t.saturatingAdd(window)
+            state = .window(end: end)
+            return Effects(emit: event, schedule: end)
+
+        case let (.window(end), .event(event, t)):
+            // The scheduler fires the window's timer before an event at or
+            // after `end`; the reducer stays correct on its own.
+            guard t >= end else { return .none }
+            let newEnd = t.saturatingAdd(window)
+            state = .window(end: newEnd)
+            return Effects(emit: event, schedule: newEnd)
+
+        case (.window, .timerFired):
+            state = .idle
+            return .none
+
+        case (.idle, .timerFired):
+            preconditionFailure("ThrottleFirst: timer fired in state idle")
+        }
+    }
+
+
+    public func pending(in state: State) -> Payload? { nil }
+
+
+    public func isIdle(_ state: State) -> Bool {
+        switch state {
+        case .idle: return true
+        case .window: return false
+        }
+    }
+}

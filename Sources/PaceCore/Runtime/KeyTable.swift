@@ -1,0 +1,137 @@
+// Key bytes to slot numbers, for `--key-field`. An open-addressing table with
+// linear probing over a hash of the key's bytes: a lookup hashes exactly the
+// key (no String, no allocation) and compares bytes only on a hash match.
+// Forgotten keys are removed with backward-shift deletion, so no tombstones
+// accumulate on an endless stream of short-lived keys, and the key buffers of
+// freed slots are reused by the next keys.
+
+struct KeyTable {
+    /// Slot numbers, or -1 for an empty bucket. Size is a power of two.
+    private var buckets: [Int32]
+    /// Per slot: its key's hash and bytes (kept while the slot is in use).
+    private var hashes: [UInt64] = []
+    private var keys: [[UInt8]] = []
+    private(set) var count = 0
+
+    init() { buckets = Array(repeating: -1, count: 16) }
+
+    /// The slot holding `key`, or nil.
+    @inline(__always)
+    func find(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
+        let mask = buckets.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let slot = buckets[i]
+            if slot < 0 { return nil }
+            if hashes[Int(slot)] == hash && Self.equal(keys[Int(slot)], key) { return slot }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Records that `slot` holds `key` (which is not in the table).
+    mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64, slot: Int32) {
+        let s = Int(slot)
+        while s >= hashes.count {
+            hashes.append(0)
+            keys.append([])
+        }
+        hashes[s] = hash
+        keys[s].removeAll(keepingCapacity: true)
+        keys[s].append(contentsOf: key)
+        if (count + 1) * 4 > buckets.count * 3 { grow() }
+        place(slot: slot, hash: hash)
+        count += 1
+    }
+
+    /// Forgets the key of `slot`.
+    mutating func remove(slot: Int32) {
+        let mask = buckets.count - 1
+        var i = Int(truncatingIfNeeded: hashes[Int(slot)]) & mask
+        while buckets[i] != slot { i = (i + 1) & mask }
+        // Backward-shift deletion: pull later members of the probe run into
+        // the hole when their home bucket allows it.
+        var hole = i
+        var j = i
+        while true {
+            j = (j + 1) & mask
+            let other = buckets[j]
+            if other < 0 { break }
+            let home = Int(truncatingIfNeeded: hashes[Int(other)]) & mask
+            // `other` may move to `hole` unless its home lies cyclically in (hole, j].
+            let distanceToHole = (j - home) & mask
+            let distanceHoleToJ = (j - hole) & mask
+            if distanceToHole >= distanceHoleToJ {
+                buckets[hole] = other
+                hole = j
+            }
+        }
+        buckets[hole] = -1
+        count -= 1
+    }
+
+    /// The key bytes of an in-use slot.
+    func key(of slot: Int32) -> [UInt8] { keys[Int(slot)] }
+
+    private mutating func place(slot: Int32, hash: UInt64) {
+        let mask = buckets.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while buckets[i] >= 0 { i = (i + 1) & mask }
+        buckets[i] = slot
+    }
+
+    private mutating func grow() {
+        let old = buckets
+        buckets = Array(repeating: -1, count: old.count * 2)
+        for slot in old where slot >= 0 { place(slot: slot, hash: hashes[Int(slot)]) }
+    }
+
+    @inline(__always)
+    private static func equal(_ stored: [UInt8], _ key: UnsafeRawBufferPointer) -> Bool {
+        guard stored.count == key.count else { return false }
+        return stored.withUnsafeBytes { s in
+            s.count == 0 || memcmpBytes(s.baseAddress!, key.baseAddress!, s.count)
+        }
+    }
+}
+
+@inline(__always)
+private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+            return false
+        }
+        i += 8
+    }
+    while i < n {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i += 1
+    }
+    return true
+}
+
+/// A fast 64-bit hash of a byte string (8 bytes per step, multiply-mix).
+/// Not cryptographic: keys come from the user's own input stream.
+@inline(__always)
+func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+    var h: UInt64 = 0x2545_F491_4F6C_DD1D ^ UInt64(bytes.count)
+    guard let base = bytes.baseAddress else { return h &* k }
+    let n = bytes.count
+    var i = 0
+    while i + 8 <= n {
+        h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+        h ^= h >> 29
+        i += 8
+    }
+    var tail: UInt64 = 0
+    var shift: UInt64 = 0
+    while i < n {
+        tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+        shift += 8
+        i += 1
+    }
+    h = (h ^ tail) &* k
+    h ^= h >> 32
+    return h &* k ^ (h >> 29)
+}

@@ -1,0 +1,22 @@
+// Where surviving lines go. The scheduler is generic over its sink so that the
+// replay loop, the live loop and the tests share one code path and the
+// compiler specialises it for each: the production sink buffers bytes for
+// write(2), the test sink records (time, bytes) pairs.
+
+/// A failure to write output. `brokenPipe` is the reader having gone away
+/// (`| head -1`), which pace treats as a quiet, successful end.
+public enum OutputError: Error, Equatable {
+    case brokenPipe
+    /// errno of a failed write, with the name of what was being written.
+    case failed(target: String, errno: Int32)
+}
+
+/// Receives each line that leaves pace, with its emission time.
+public protocol LineSink {
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
+}
+
+/// Identifies an event: its position in the input (1-based, counting only the
+/// lines that entered the policy). Policies hold these, never bytes, so they
+/// stay pure values; the scheduler keeps the bytes of the pending ones.
+public typealias EventNumber = Int64

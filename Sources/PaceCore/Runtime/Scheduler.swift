@@ -1,0 +1,194 @@
+// The one runtime. It feeds events and timer firings to a policy, one state
+// per key, and carries out the effects the policy returns: writes emitted
+// lines to the sink and keeps each key's single timer in the TimerQueue.
+// Replay, live mode and the tests all drive it the same way:
+//
+//   advance(to: t)      fire every timer due at or before t, in order
+//   send(line, key, t)  advance(to: t), then hand the event to its key's policy
+//   finish()            end of input: run the clock on until no timer is left
+//
+// It never reads a clock. Whoever drives it says what time it is: the replay
+// loop from timestamps, the live loop from the monotonic clock, a test from
+// its TestClock.
+//
+// Ordering. SPEC orders output by emission time, then by input order of the
+// emitted events. Immediate emissions happen in input order by construction.
+// Timers due at one instant are fired as a batch sorted by the event each one
+// holds, so two keys whose deadlines coincide come out in input order.
+
+/// Counters the scheduler keeps for `--stats`.
+public struct SchedulerStats: Equatable, Sendable {
+    public var eventsIn: Int64 = 0
+    public var emitted: Int64 = 0
+    public var distinctKeys: Int64 = 0
+    public var activeKeys: Int64 = 0
+    public var peakActiveKeys: Int64 = 0
+    public init() {}
+}
+
+public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumber {
+    struct Slot {
+        var state: P.State
+        /// The bytes of the event the state holds back (`P.pending`).
+        var pendingLine: [UInt8] = []
+        var pendingNumber: EventNumber = 0
+    }
+
+    public let policy: P
+    public let keyed: Bool
+    public private(set) var sink: Sink
+    public private(set) var stats = SchedulerStats()
+
+    private var slots: [Slot] = []
+    private var freeSlots: [Int32] = []
+    private var keys = KeyTable()
+    private var timers = TimerQueue()
+    private var batch: [Int32] = []
+    private var lastEvent: EventNumber = 0
+    /// Hashes of every key seen, for `--stats`' distinct-key count; only kept
+    /// when asked for, since it grows with the number of keys ever seen.
+    private var seenKeys: Set<UInt64>?
+
+    /// - Parameters:
+    ///   - keyed: one policy state per key (`--key-field`); otherwise every
+    ///     event shares one state and the key passed to `send` is ignored.
+    ///   - countDistinctKeys: keep the set needed for the distinct-key count.
+    public init(policy: P, keyed: Bool, sink: Sink, countDistinctKeys: Bool = false) {
+        self.policy = policy
+        self.keyed = keyed
+        self.sink = sink
+        if countDistinctKeys { seenKeys = [] }
+        if !keyed {
+            slots.append(Slot(state: policy.initialState))
+            stats.activeKeys = 1
+            stats.peakActiveKeys = 1
+            stats.distinctKeys = 0
+        }
+    }
+
+    /// When the next timer is due, if any (live mode sleeps until then).
+    public var nextDeadline: Instant? { timers.first?.due }
+
+    /// Number of keys with state held (for memory checks and tests).
+    public var heldKeys: Int { keyed ? keys.count : 1 }
+
+    // MARK: - Driving
+
+    /// Fires every timer due at or before `now`, earliest first.
+    @inline(__always)
+    public mutating func advance(to now: Instant) throws(OutputError) {
+        while let first = timers.first, first.due <= now {
+            try fireBatch(stampedAt: nil)
+        }
+    }
+
+    /// Hands one event to its key's policy, after firing what is due.
+    /// `line` and `key` need only live for the call: bytes the policy holds
+    /// back are copied into the key's slot.
+    @inline(__always)
+    public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
+        try advance(to: t)
+        lastEvent += 1
+        let number = lastEvent
+        stats.eventsIn += 1
+        let slot = keyed ? slotFor(key: key) : 0
+        let s = Int(slot)
+        let effects = policy.reduce(into: &slots[s].state, .event(number, at: t))
+        if let emitted = effects.emit {
+            precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
+            stats.emitted += 1
+            try sink.emit(line, at: t)
+        }
+        if let due = effects.schedule { timers.set(slot: slot, due: due) }
+        if policy.pending(in: slots[s].state) == number {
+            slots[s].pendingNumber = number
+            slots[s].pendingLine.removeAll(keepingCapacity: true)
+            slots[s].pendingLine.append(contentsOf: line)
+        }
+        if keyed && policy.isIdle(slots[s].state) { release(slot) }
+    }
+
+    /// End of input in replay: the clock runs on until every timer has fired,
+    /// so pending events come out at their due times, in order.
+    public mutating func finish() throws(OutputError) {
+        while !timers.isEmpty { try fireBatch(stampedAt: nil) }
+    }
+
+    /// End of input in live mode: every pending event is emitted now, in the
+    /// order the clock running on would have emitted them, each stamped `now`.
+    public mutating func finish(emittingAt now: Instant) throws(OutputError) {
+        while !timers.isEmpty { try fireBatch(stampedAt: now) }
+    }
+
+    // MARK: - Timers
+
+    /// Fires all timers due at the earliest deadline, in input order of the
+    /// events they hold. New timers they set are later (windows are > 0).
+    @usableFromInline
+    mutating func fireBatch(stampedAt stamp: Instant?) throws(OutputError) {
+        let due = timers.first!.due
+        batch.removeAll(keepingCapacity: true)
+        while let next = timers.first, next.due == due {
+            batch.append(timers.popFirst().slot)
+        }
+        if batch.count > 1 {
+            // Slots holding nothing emit nothing; their place does not matter.
+            let policy = self.policy
+            let slots = self.slots
+            batch.sort { a, b in
+                let pa = policy.pending(in: slots[Int(a)].state) ?? .max
+                let pb = policy.pending(in: slots[Int(b)].state) ?? .max
+                return pa < pb
+            }
+        }
+        for i in batch.indices {
+            let slot = batch[i]
+            let s = Int(slot)
+            let effects = policy.reduce(into: &slots[s].state, .timerFired(at: due))
+            if let emitted = effects.emit {
+                precondition(emitted == slots[s].pendingNumber, "Scheduler: a timer emitted an event it did not hold")
+                stats.emitted += 1
+                let time = stamp ?? due
+                // A reference to the buffer (no copy): the sink may not touch
+                // `slots` while it is read.
+                let line = slots[s].pendingLine
+                var failure: OutputError?
+                line.withUnsafeBytes { bytes in
+                    do throws(OutputError) { try sink.emit(bytes, at: time) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            }
+            if let next = effects.schedule { timers.set(slot: slot, due: next) }
+            if keyed && policy.isIdle(slots[s].state) { release(slot) }
+        }
+    }
+
+    // MARK: - Keys
+
+    @inline(__always)
+    private mutating func slotFor(key: UnsafeRawBufferPointer) -> Int32 {
+        let hash = hashBytes(key)
+        if let slot = keys.find(key, hash: hash) { return slot }
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[Int(slot)].state = policy.initialState
+        } else {
+            slot = Int32(slots.count)
+            slots.append(Slot(state: policy.initialState))
+        }
+        keys.insert(key, hash: hash, slot: slot)
+        stats.activeKeys += 1
+        if stats.activeKeys > stats.peakActiveKeys { stats.peakActiveKeys = stats.activeKeys }
+        if seenKeys != nil, seenKeys!.insert(hash).inserted { stats.distinctKeys += 1 }
+        return slot
+    }
+
+    /// Forgets an idle key; its slot (and buffers) serve the next new key.
+    private mutating func release(_ slot: Int32) {
+        keys.remove(slot: slot)
+        slots[Int(slot)].pendingLine.removeAll(keepingCapacity: true)
+        freeSlots.append(slot)
+        stats.activeKeys -= 1
+    }
+}

@@ -1,0 +1,87 @@
+// `unix`, `unix-ms`, `offset` and `record`: numbers, read with integer
+// arithmetic and overflow checks, nothing per line allocated.
+
+/// `unix`: seconds with an optional fraction (`1795953600.123456`, `0.090`).
+/// `plausibleOnly` is `auto`'s guard: the integer part must have 9 or 10 digits.
+func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
+    let n = text.count
+    var i = start
+    var negative = false
+    if !plausibleOnly, i < n, text[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+    var seconds: Int64 = 0
+    var digits = 0
+    var overflow = false
+    while i < n, let d = digit(text[i]) {
+        if seconds > (Int64.max - 9) / 10 { overflow = true } else { seconds = seconds * 10 + Int64(d) }
+        digits += 1
+        i += 1
+    }
+    var fraction: Int64 = 0
+    var fractionDigits = 0
+    if i < n, text[i] == UInt8(ascii: "."), digits > 0 || !plausibleOnly {
+        var j = i + 1
+        while j < n, let d = digit(text[j]) {
+            if fractionDigits < 9 { fraction = fraction * 10 + Int64(d); fractionDigits += 1 }
+            j += 1
+        }
+        if j > i + 1 || digits > 0 { i = j }
+    }
+    if digits == 0 && fractionDigits == 0 { return .noMatch }
+    if plausibleOnly && !(digits == 9 || digits == 10) { return .noMatch }
+    var scale = fractionDigits
+    while scale < 9 { fraction *= 10; scale += 1 }
+    if overflow { return .bad(.outOfRange) }
+    let (ns, o) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, o2) = ns.addingReportingOverflow(fraction)
+    if o || o2 { return .bad(.outOfRange) }
+    return .time(negative ? -total : total, length: i - start)
+}
+
+/// `unix-ms`: integer milliseconds. `plausibleOnly`: 12 or 13 digits, no fraction.
+func parseUnixMilliseconds(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
+    let n = text.count
+    var i = start
+    var negative = false
+    if !plausibleOnly, i < n, text[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+    var ms: Int64 = 0
+    var digits = 0
+    var overflow = false
+    while i < n, let d = digit(text[i]) {
+        if ms > (Int64.max - 9) / 10 { overflow = true } else { ms = ms * 10 + Int64(d) }
+        digits += 1
+        i += 1
+    }
+    if digits == 0 { return .noMatch }
+    if plausibleOnly && !(digits == 12 || digits == 13) { return .noMatch }
+    if overflow { return .bad(.outOfRange) }
+    let (ns, o) = ms.multipliedReportingOverflow(by: 1_000_000)
+    if o { return .bad(.outOfRange) }
+    return .time(negative ? -ns : ns, length: i - start)
+}
+
+/// `offset`: a duration with its unit since an arbitrary origin (`90ms`,
+/// `+1.5s`, `-2s`).
+func parseOffset(_ text: UnsafeRawBufferPointer, from start: Int) -> FormatResult {
+    let n = text.count
+    var i = start
+    var negative = false
+    if i < n, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") {
+        negative = text[i] == UInt8(ascii: "-")
+        i += 1
+    }
+    let (result, end) = scanDuration(text, from: i)
+    switch result {
+    case let .success(ns): return .time(negative ? -ns : ns, length: end - start)
+    case .failure(.tooLarge): return .bad(.outOfRange)
+    case .failure: return .noMatch
+    }
+}
+
+/// `record`: what `--record` writes, `<seconds>.<fraction>` and a TAB at the
+/// start of the line. Returns the time and the offset of the line's content
+/// (just past the TAB).
+func parseRecordPrefix(_ line: UnsafeRawBufferPointer) -> (Instant, contentStart: Int)? {
+    guard case let .time(t, length) = parseUnixSeconds(line, from: 0, plausibleOnly: false) else { return nil }
+    guard length < line.count, line[length] == UInt8(ascii: "\t") else { return nil }
+    return (t, length + 1)
+}

@@ -1,0 +1,72 @@
+// The timestamp formats replay understands, and why a line's time is bad.
+
+/// A `--time-format` value.
+public enum TimeFormat: Equatable, Sendable {
+    case auto
+    case unix
+    case unixMs
+    case iso8601
+    case syslog
+    case clf
+    case offset
+    case record
+    case pattern(TimePattern)
+
+    /// The named formats, as typed on the command line.
+    public static let names: [(String, TimeFormat)] = [
+        ("auto", .auto), ("unix", .unix), ("unix-ms", .unixMs), ("iso8601", .iso8601),
+        ("syslog", .syslog), ("clf", .clf), ("offset", .offset), ("record", .record),
+    ]
+
+    /// The formats `auto` tries, in SPEC's order (`record` is never guessed).
+    static let autoCandidates: [TimeFormat] = [.iso8601, .clf, .syslog, .unix, .unixMs, .offset]
+
+    public var name: String {
+        if case let .pattern(p) = self { return p.source }
+        return Self.names.first { $0.1 == self }!.0
+    }
+}
+
+/// Why a replay line has no usable time. `description` completes the message
+/// `pace: line N: <description>`.
+public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The line has fewer fields than `--time-field`.
+    case missingField(Int)
+    /// Nothing at the time field fits the format (named, for the message).
+    case noMatch(format: String)
+    /// It fits, but names an impossible date or time (month 13, Feb 30, 24:00).
+    case impossible(format: String)
+    /// It fits, but lies outside what pace can represent (about 1678 to 2262).
+    case outOfRange
+    /// The `record` prefix lacks its TAB.
+    case recordWithoutTab
+
+    public var description: String {
+        switch self {
+        case let .missingField(n): return "no time field \(n) (the line has fewer fields)"
+        case let .noMatch(format) where format == "auto":
+            return "no timestamp recognised (tried iso8601, clf, syslog, unix, unix-ms, offset; see --time-format)"
+        case let .noMatch(format): return "timestamp does not match --time-format \(format)"
+        case let .impossible(format): return "impossible date or time for --time-format \(format)"
+        case .outOfRange: return "timestamp out of range (pace handles years 1678 to 2261)"
+        case .recordWithoutTab: return "not a --record line (expected seconds and a TAB)"
+        }
+    }
+}
+
+/// The outcome of one format's parser at the start of the time field.
+enum FormatResult: Equatable {
+    /// The time and the number of bytes the timestamp took.
+    case time(Instant, length: Int)
+    /// The text does not have this format's shape.
+    case noMatch
+    /// It has the shape but is impossible or out of range.
+    case bad(BadTime)
+}
+
+/// What the calendar formats need to resolve a year-less stamp: `--year` for
+/// the first, then the latest time seen (SPEC's nearest-year rule).
+struct YearContext: Equatable {
+    var defaultYear: Int
+    var latest: Instant?
+}

@@ -1,0 +1,157 @@
+// Finds and parses the timestamp of each replay line: skips to `--time-field`,
+// skips an opening `[`, applies the format (settling `auto` on the first line
+// that fits any), and checks SPEC's boundary rule for named formats. It keeps
+// the latest time it returned, which year-less formats need.
+
+/// The time of one replay line.
+public enum TimeReading: Equatable {
+    /// The line's time; `contentStart` is where the line's own bytes begin
+    /// (past the prefix for `--time-format record`, else 0).
+    case time(Instant, contentStart: Int)
+    case bad(BadTime)
+}
+
+public struct TimestampReader {
+    public let format: TimeFormat
+    /// The format `auto` settled on, once a line fitted one.
+    public private(set) var detected: TimeFormat?
+    /// 1-based field where the timestamp starts.
+    public let timeField: Int
+    private var context: YearContext
+
+    public init(format: TimeFormat, timeField: Int = 1, defaultYear: Int) {
+        self.format = format
+        self.timeField = timeField
+        self.context = YearContext(defaultYear: defaultYear, latest: nil)
+    }
+
+    /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
+    public mutating func read(_ line: UnsafeRawBufferPointer) -> TimeReading {
+        if case .record = format {
+            guard let (t, start) = parseRecordPrefix(line) else { return .bad(.recordWithoutTab) }
+            note(t)
+            return .time(t, contentStart: start)
+        }
+        guard var start = fieldStart(line, field: timeField) else { return .bad(.missingField(timeField)) }
+        let active = detected ?? format
+        if line[start] == UInt8(ascii: "["), !active.isBracketPattern { start += 1 }
+        let result: FormatResult
+        if case .auto = active {
+            result = detect(line, from: start)
+        } else {
+            result = parse(active, line, from: start, auto: format == .auto)
+        }
+        switch result {
+        case let .time(t, _):
+            note(t)
+            return .time(t, contentStart: 0)
+        case .noMatch:
+            return .bad(.noMatch(format: format.name))
+        case let .bad(why):
+            return .bad(why)
+        }
+    }
+
+    /// `auto`: the first candidate that fits this line becomes the format for
+    /// every later line. When none fits, the most telling failure is kept: a
+    /// candidate that had the shape but an impossible value.
+    private mutating func detect(_ line: UnsafeRawBufferPointer, from start: Int) -> FormatResult {
+        var firstBad: FormatResult?
+        for candidate in TimeFormat.autoCandidates {
+            let result = parse(candidate, line, from: start, auto: true)
+            switch result {
+            case .time:
+                detected = candidate
+                return result
+            case .bad:
+                if firstBad == nil { firstBad = result }
+            case .noMatch:
+                continue
+            }
+        }
+        return firstBad ?? .noMatch
+    }
+
+    /// One format at `start`, with SPEC's boundary rule for named formats.
+    /// `auto` keeps the plausibility guard on bare numbers for every line.
+    private func parse(_ format: TimeFormat, _ line: UnsafeRawBufferPointer, from start: Int, auto: Bool) -> FormatResult {
+        let result: FormatResult
+        switch format {
+        case .unix: result = parseUnixSeconds(line, from: start, plausibleOnly: auto)
+        case .unixMs: result = parseUnixMilliseconds(line, from: start, plausibleOnly: auto)
+        case .offset: result = parseOffset(line, from: start)
+        case .iso8601, .syslog, .clf: result = parseCalendar(format, line, from: start, context: context)
+        case let .pattern(p): return parsePattern(p, line, from: start, context: context)
+        case .auto, .record: preconditionFailure("TimestampReader: \(format) is not a single format")
+        }
+        if case let .time(_, length) = result {
+            let end = start + length
+            if end < line.count && !isTimestampTerminator(line[end]) { return .noMatch }
+        }
+        return result
+    }
+
+    private mutating func note(_ t: Instant) {
+        if let latest = context.latest, latest >= t { return }
+        context.latest = t
+    }
+}
+
+extension TimeFormat {
+    var isBracketPattern: Bool {
+        if case let .pattern(p) = self { return p.beginsWithBracket }
+        return false
+    }
+}
+
+/// SPEC: a named format ends at the end of the line or before a byte that is
+/// not a letter, a digit, or one of `- : . / +`.
+@inline(__always)
+func isTimestampTerminator(_ byte: UInt8) -> Bool {
+    if digit(byte) != nil || isASCIILetter(byte) { return false }
+    switch byte {
+    case UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"): return false
+    default: return true
+    }
+}
+
+// MARK: - Fields
+
+@inline(__always)
+func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+/// The length of `line` without a final `\r`: a `\r` ending the line belongs
+/// to no field.
+@inline(__always)
+func contentLength(_ line: UnsafeRawBufferPointer) -> Int {
+    let n = line.count
+    return n > 0 && line[n - 1] == 0x0D ? n - 1 : n
+}
+
+/// Where field `field` (1-based) starts, fields being separated by runs of
+/// spaces and tabs, leading blanks ignored (as awk does); nil when the line
+/// has fewer fields.
+@inline(__always)
+func fieldStart(_ line: UnsafeRawBufferPointer, field: Int) -> Int? {
+    let n = contentLength(line)
+    var i = 0
+    var seen = 0
+    while true {
+        while i < n && isBlank(line[i]) { i += 1 }
+        if i >= n { return nil }
+        seen += 1
+        if seen == field { return i }
+        while i < n && !isBlank(line[i]) { i += 1 }
+    }
+}
+
+/// The bytes of field `field` (1-based), or an empty range when the line has
+/// fewer fields (such lines share the empty key).
+@inline(__always)
+public func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
+    guard let start = fieldStart(line, field: field) else { return 0..<0 }
+    let n = contentLength(line)
+    var end = start
+    while end < n && !isBlank(line[end]) { end += 1 }
+    return start..<end
+}
