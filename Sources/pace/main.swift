@@ -1,1 +1,139 @@
-print("x")
+// pace's executable: arguments, file descriptors, signals, exit codes.
+// Everything else lives in PaceCore, where it can be tested without a process.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaceCore
+
+/// Exit codes, as SPEC fixes them.
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let interrupted: Int32 = 130  // 128 + SIGINT
+    static let terminated: Int32 = 143   // 128 + SIGTERM
+}
+
+func writeStderr(_ text: String) {
+    var text = text
+    text.withUTF8 { try? writeAll(fd: 2, UnsafeRawBufferPointer($0), target: "stderr") }
+}
+
+func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+// MARK: - Signals
+
+/// The SIGINT or SIGTERM received (0 for none). Written only by the handler.
+nonisolated(unsafe) var receivedSignal: sig_atomic_t = 0
+
+/// SIGINT and SIGTERM end input (pending lines are still emitted). Installed
+/// without SA_RESTART so that a blocking read returns EINTR and the loops see
+/// the signal at once. SIGPIPE is ignored: a closed stdout shows up as EPIPE,
+/// which ends pace quietly.
+func installSignalHandlers() {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { signal in receivedSignal = signal }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    sigaction(SIGINT, &action, nil)
+    sigaction(SIGTERM, &action, nil)
+    signal(SIGPIPE, SIG_IGN)
+}
+
+// MARK: - Main
+
+func currentUTCYear() -> Int {
+    civilYear(unixSeconds: Int64(time(nil)))
+}
+
+/// Opens the input; a FILE that cannot be read is a usage error (SPEC).
+func openInput(_ path: String?) -> Result<Int32, UsageError> {
+    guard let path else { return .success(0) }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return .failure(UsageError("\(path): \(errorText(errno))")) }
+    var info = stat()
+    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        close(fd)
+        return .failure(UsageError("\(path): \(errorText(EISDIR))"))
+    }
+    return .success(fd)
+}
+
+func run() -> Int32 {
+    let command: Command
+    switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+    case let .success(parsed): command = parsed
+    case let .failure(error):
+        writeStderr(error.text)
+        return ExitCode.usage
+    }
+    let configuration: Configuration
+    switch command {
+    case .help:
+        var text = helpText()
+        text.withUTF8 { try? writeAll(fd: 1, UnsafeRawBufferPointer($0), target: "stdout") }
+        return ExitCode.success
+    case .version:
+        writeAllStdout("pace \(paceVersion)\n")
+        return ExitCode.success
+    case let .run(parsed):
+        configuration = parsed
+    }
+
+    let inputFD: Int32
+    switch openInput(configuration.inputPath) {
+    case let .success(fd): inputFD = fd
+    case let .failure(error):
+        writeStderr(error.text)
+        return ExitCode.usage
+    }
+    var recordFD: Int32?
+    if let path = configuration.recordPath {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        if fd < 0 {
+            writeStderr(UsageError("\(path): \(errorText(errno))").text)
+            return ExitCode.usage
+        }
+        recordFD = fd
+    }
+
+    installSignalHandlers()
+    var input = LineReader(fd: inputFD)
+    let report: RunReport
+    if configuration.replay {
+        report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
+                           pendingSignal: { receivedSignal })
+    } else {
+        report = runLive(configuration, input: &input, inputFD: inputFD, outputFD: 1, recordFD: recordFD,
+                         pendingSignal: { receivedSignal })
+    }
+
+    let status: Int32
+    switch report.end {
+    case .endOfInput, .brokenPipe:
+        status = ExitCode.success
+    case let .badTime(line, why):
+        writeStderr("pace: line \(line): \(why)\n")
+        status = ExitCode.failure
+    case let .signal(number):
+        status = number == SIGINT ? ExitCode.interrupted : ExitCode.terminated
+    case let .inputFailed(code):
+        writeStderr("pace: \(configuration.inputPath ?? "stdin"): \(errorText(code))\n")
+        status = ExitCode.failure
+    case let .outputFailed(target, code):
+        writeStderr("pace: \(target): \(errorText(code))\n")
+        status = ExitCode.failure
+    }
+    if configuration.stats { writeStderr(report.statsText) }
+    return status
+}
+
+func writeAllStdout(_ text: String) {
+    var text = text
+    text.withUTF8 { try? writeAll(fd: 1, UnsafeRawBufferPointer($0), target: "stdout") }
+}
+
+exit(run())

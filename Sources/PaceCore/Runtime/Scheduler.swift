@@ -36,7 +36,8 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
 
     public let policy: P
     public let keyed: Bool
-    public private(set) var sink: Sink
+    /// The sink, reachable so the driver can flush it.
+    public var sink: Sink
     public private(set) var stats = SchedulerStats()
 
     private var slots: [Slot] = []

@@ -1,0 +1,71 @@
+// What a valid command line asks for, after every cross-flag rule of SPEC has
+// been checked. The executable turns it into file descriptors and a run.
+
+/// `--on-bad-time`.
+public enum BadTimeAction: String, Sendable, CaseIterable {
+    case error, skip, pass
+}
+
+public struct Configuration: Equatable, Sendable {
+    public var policy: PolicyKind
+    /// The policy's window D, in nanoseconds (> 0).
+    public var window: Nanoseconds
+    /// `--max-wait` (debounce only, >= window).
+    public var maxWait: Nanoseconds?
+    /// `--key-field` (1-based), or nil for one shared state.
+    public var keyField: Int?
+    public var replay: Bool
+    public var timeFormat: TimeFormat
+    /// `--year`, or nil for the current UTC year at start.
+    public var year: Int?
+    public var timeField: Int
+    public var onBadTime: BadTimeAction
+    public var emitTime: Bool
+    /// `--record FILE` (live only).
+    public var recordPath: String?
+    public var stats: Bool
+    /// The input FILE, or nil for stdin (`-` is also stdin).
+    public var inputPath: String?
+
+    public init(policy: PolicyKind, window: Nanoseconds) {
+        self.policy = policy
+        self.window = window
+        maxWait = nil
+        keyField = nil
+        replay = false
+        timeFormat = .auto
+        year = nil
+        timeField = 1
+        onBadTime = .error
+        emitTime = false
+        recordPath = nil
+        stats = false
+        inputPath = nil
+    }
+}
+
+/// What the command line asks pace to do.
+public enum Command: Equatable, Sendable {
+    case run(Configuration)
+    case help
+    case version
+}
+
+/// A usage error: `pace: <message>`, then the hint, on stderr; exit 2.
+public struct UsageError: Error, Equatable, Sendable {
+    public var message: String
+    public var hint: String
+
+    public init(_ message: String, hint: String = UsageError.defaultHint) {
+        self.message = message
+        self.hint = hint
+    }
+
+    public static let defaultHint = "Usage: \(usageLine)\nSee 'pace --help' for more information."
+
+    /// The whole stderr text.
+    public var text: String { "pace: \(message)\n\(hint)\n" }
+}
+
+public let usageLine = "pace <policy> [<options>] [<file>]"
+public let paceVersion = "0.1.0"

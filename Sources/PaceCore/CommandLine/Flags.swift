@@ -1,0 +1,76 @@
+// The one table of flags. Parsing, validation messages and `--help` all read
+// it, so a flag cannot exist in one and be missing from another.
+
+enum FlagID: Hashable, Sendable {
+    case debounce, leading, throttle, throttleLast
+    case maxWait, keyField, replay, timeFormat, year, timeField, onBadTime
+    case emitTime, record, stats, help, version
+}
+
+struct Flag: Sendable {
+    enum Section: Sendable { case policy, option, info }
+
+    let id: FlagID
+    /// Spellings, the canonical one first (`--throttle`, `--throttle-first`).
+    let names: [String]
+    /// The value's placeholder (`<duration>`), or nil for a switch.
+    let value: String?
+    let section: Section
+    let help: String
+    /// Shown as `(default: ...)` in help.
+    let defaultText: String?
+    /// Only meaningful with `--replay`.
+    let replayOnly: Bool
+
+    init(_ id: FlagID, _ names: [String], value: String? = nil, _ section: Section, _ help: String,
+         default defaultText: String? = nil, replayOnly: Bool = false) {
+        self.id = id
+        self.names = names
+        self.value = value
+        self.section = section
+        self.help = help
+        self.defaultText = defaultText
+        self.replayOnly = replayOnly
+    }
+
+    var name: String { names[0] }
+    /// `--debounce <duration>`, as shown in help and errors.
+    var synopsis: String { value.map { "\(name) <\($0)>" } ?? name }
+}
+
+let flagTable: [Flag] = [
+    Flag(.debounce, ["--debounce"], value: "duration", .policy,
+         "Trailing debounce: emit the last line of a burst once <duration> of silence has passed."),
+    Flag(.leading, ["--leading"], value: "duration", .policy,
+         "Leading-edge debounce: emit the first line of a burst at once, then stay silent until <duration> of silence has passed."),
+    Flag(.throttle, ["--throttle", "--throttle-first"], value: "duration", .policy,
+         "Throttle, first: emit a line at once, then drop everything for <duration> after that emission."),
+    Flag(.throttleLast, ["--throttle-last"], value: "duration", .policy,
+         "Throttle, latest: emit a line at once; keep only the latest line of each <duration> window and emit it when the window ends."),
+    Flag(.maxWait, ["--max-wait"], value: "duration", .option,
+         "With --debounce: no line stays pending longer than <duration> after the first line of its burst (>= the debounce window)."),
+    Flag(.keyField, ["--key-field"], value: "n", .option,
+         "Independent state per key: whitespace-separated field <n> (1-based) of each line; lines without it share the empty key."),
+    Flag(.replay, ["--replay"], .option,
+         "Replay mode: time comes from each line's timestamp, on a virtual clock (deterministic output)."),
+    Flag(.timeFormat, ["--time-format"], value: "format", .option,
+         "auto, unix, unix-ms, iso8601, syslog, clf, offset, record, or a strptime-style pattern with % directives.",
+         default: "auto", replayOnly: true),
+    Flag(.year, ["--year"], value: "year", .option,
+         "The year of timestamps that carry none (syslog, patterns without %Y %y %s).",
+         default: "the current UTC year", replayOnly: true),
+    Flag(.timeField, ["--time-field"], value: "n", .option,
+         "The timestamp starts at whitespace-separated field <n> (1-based); an opening '[' is skipped.",
+         default: "1", replayOnly: true),
+    Flag(.onBadTime, ["--on-bad-time"], value: "action", .option,
+         "A line whose timestamp does not parse: error (stop, exit 1), skip (drop it), or pass (write it through at once).",
+         default: "error", replayOnly: true),
+    Flag(.emitTime, ["--emit-time"], .option,
+         "Prefix each output line with its emission time in seconds (6 decimals) and a TAB."),
+    Flag(.record, ["--record"], value: "file", .option,
+         "Live mode: also write every input line to <file> with its arrival time, for a later --replay --time-format record."),
+    Flag(.stats, ["--stats"], .option,
+         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines."),
+    Flag(.help, ["-h", "--help"], .info, "Show this help and exit."),
+    Flag(.version, ["--version"], .info, "Show the version and exit."),
+]

@@ -1,0 +1,125 @@
+// Splits a file descriptor's bytes into lines without copying them: a line is
+// a slice of the read buffer, valid until the next call, found with memchr.
+// The buffer grows only for a line longer than itself (a 100 MB line is one
+// event) and otherwise is reused for the whole stream.
+//
+// Two ways to drive it: `next()` blocks in read(2) as replay wants; live mode
+// takes the lines already buffered with `nextBuffered()` and calls `fill()`
+// only when poll(2) says input is ready.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+public struct LineReader: ~Copyable {
+    public enum Fill: Equatable {
+        /// New bytes arrived.
+        case data
+        /// End of input (read returned 0).
+        case endOfInput
+        /// read(2) was interrupted by a signal.
+        case interrupted
+        /// read(2) failed with this errno.
+        case failed(Int32)
+    }
+
+    public enum Next {
+        case line(UnsafeRawBufferPointer)
+        case endOfInput
+        case interrupted
+        case failed(Int32)
+    }
+
+    public static let defaultCapacity = 256 * 1024
+
+    private let fd: Int32
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Unconsumed bytes are buffer[start..<end].
+    private var start = 0
+    private var end = 0
+    /// Where the newline search resumes (bytes before it hold no newline).
+    private var scanned = 0
+    private var atEnd = false
+
+    public init(fd: Int32, capacity: Int = LineReader.defaultCapacity) {
+        self.fd = fd
+        self.capacity = max(capacity, 16)
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// True once read(2) returned 0 and every buffered line was taken.
+    public var isFinished: Bool { atEnd && start == end }
+
+    /// The next complete line already in the buffer, without reading; after
+    /// end of input, also the last line lacking its `\n`.
+    @inline(__always)
+    public mutating func nextBuffered() -> UnsafeRawBufferPointer? {
+        let from = max(scanned, start)
+        if from < end, let nl = memchr(buffer + from, 0x0A, end - from) {
+            let lineEnd = buffer.distance(to: nl)
+            let line = UnsafeRawBufferPointer(start: buffer + start, count: lineEnd - start)
+            start = lineEnd + 1
+            scanned = start
+            return line
+        }
+        scanned = end
+        if atEnd && start < end {
+            let line = UnsafeRawBufferPointer(start: buffer + start, count: end - start)
+            start = end
+            return line
+        }
+        return nil
+    }
+
+    /// Reads once more into the buffer, first moving the partial line to the
+    /// front or growing the buffer when the partial line fills it.
+    public mutating func fill() -> Fill {
+        if atEnd { return .endOfInput }
+        if start > 0 {
+            let pending = end - start
+            if pending > 0 { memmove(buffer, buffer + start, pending) }
+            scanned -= start
+            start = 0
+            end = pending
+        }
+        if end == capacity {
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+            bigger.copyMemory(from: buffer, byteCount: end)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        let got = read(fd, buffer + end, capacity - end)
+        if got > 0 {
+            end += got
+            return .data
+        }
+        if got == 0 {
+            atEnd = true
+            return .endOfInput
+        }
+        let error = errno
+        return error == EINTR ? .interrupted : .failed(error)
+    }
+
+    /// The next line, reading as needed (blocking).
+    @inline(__always)
+    public mutating func next() -> Next {
+        while true {
+            if let line = nextBuffered() { return .line(line) }
+            switch fill() {
+            case .data: continue
+            case .endOfInput:
+                if let line = nextBuffered() { return .line(line) }
+                return .endOfInput
+            case .interrupted: return .interrupted
+            case let .failed(error): return .failed(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+// Replay: the hot loop. Read a line (a slice of the read buffer), parse its
+// timestamp, move the virtual clock, find its key, reduce, write. Nothing in
+// it allocates per line: the scheduler copies a line only when the policy
+// holds it back, into a buffer it reuses.
+
+/// Runs `configuration` (replay mode) over `input`, writing to `outputFD`.
+/// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
+public func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
+                      outputFD: Int32, pendingSignal: () -> Int32) -> RunReport {
+    let window = configuration.window
+    switch configuration.policy {
+    case .debounce:
+        return replayLoop(Debounce(window: window, maxWait: configuration.maxWait), configuration, defaultYear, &input, outputFD, pendingSignal)
+    case .leading:
+        return replayLoop(Leading(window: window), configuration, defaultYear, &input, outputFD, pendingSignal)
+    case .throttleFirst:
+        return replayLoop(ThrottleFirst(window: window), configuration, defaultYear, &input, outputFD, pendingSignal)
+    case .throttleLast:
+        return replayLoop(ThrottleLast(window: window), configuration, defaultYear, &input, outputFD, pendingSignal)
+    }
+}
+
+/// How often (in lines) a replay from a fast file checks for a signal.
+private let signalCheckInterval: Int64 = 4096
+
+private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, _ defaultYear: Int,
+                                   _ input: inout LineReader, _ outputFD: Int32,
+                                   _ pendingSignal: () -> Int32) -> RunReport where P.Payload == EventNumber {
+    let sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
+    var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: sink,
+                              countDistinctKeys: configuration.stats)
+    var timestamps = TimestampReader(format: configuration.timeFormat, timeField: configuration.timeField,
+                                     defaultYear: configuration.year ?? defaultYear)
+    var clock = VirtualClock()
+    var report = RunReport()
+    let keyField = configuration.keyField ?? 0
+    let onBadTime = configuration.onBadTime
+    var lineNumber: Int64 = 0
+
+    do throws(OutputError) {
+        reading: while true {
+            switch input.next() {
+            case let .line(line):
+                lineNumber += 1
+                if lineNumber & (signalCheckInterval - 1) == 0 {
+                    let signal = pendingSignal()
+                    if signal != 0 { report.end = .signal(signal); break reading }
+                }
+                if contentLength(line) == 0 {
+                    report.emptyLines += 1
+                    continue reading
+                }
+                switch timestamps.read(line) {
+                case let .time(stamp, contentStart):
+                    let t = clock.observe(stamp)
+                    let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: line[contentStart...])
+                    var key = UnsafeRawBufferPointer(start: nil, count: 0)
+                    if keyField > 0 {
+                        key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)])
+                    }
+                    try scheduler.send(content, key: key, at: t)
+                case let .bad(why):
+                    report.badTime += 1
+                    switch onBadTime {
+                    case .error:
+                        report.end = .badTime(line: lineNumber, why)
+                        break reading
+                    case .skip:
+                        continue reading
+                    case .pass:
+                        report.passed += 1
+                        try scheduler.sink.emit(line, at: clock.now)
+                    }
+                }
+            case .endOfInput:
+                break reading
+            case .interrupted:
+                let signal = pendingSignal()
+                if signal != 0 { report.end = .signal(signal); break reading }
+            case let .failed(error):
+                report.end = .inputFailed(error)
+                break reading
+            }
+        }
+        // End of input (or its stand-in): the virtual clock runs on until
+        // every timer has fired.
+        try scheduler.finish()
+        try scheduler.sink.flush()
+    } catch {
+        switch error {
+        case .brokenPipe: report.end = .brokenPipe
+        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
+        }
+    }
+    scheduler.sink.release()
+    report.scheduler = scheduler.stats
+    if configuration.keyField == nil && report.scheduler.eventsIn > 0 { report.scheduler.distinctKeys = 1 }
+    if configuration.keyField == nil && report.scheduler.eventsIn == 0 { report.scheduler.peakActiveKeys = 0 }
+    report.clamped = clock.clamped
+    return report
+}

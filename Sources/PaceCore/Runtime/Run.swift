@@ -1,0 +1,50 @@
+// What a run of pace reports back to the executable: how it ended (which
+// decides the exit code and message) and the counters for `--stats`.
+
+public enum RunEnd: Equatable, Sendable {
+    /// Input ended; everything pending was emitted.
+    case endOfInput
+    /// `--on-bad-time error`: input treated as ending before line `line`.
+    case badTime(line: Int64, BadTime)
+    /// SIGINT or SIGTERM ended input; pending lines were emitted.
+    case signal(Int32)
+    /// Reading the input failed with this errno.
+    case inputFailed(Int32)
+    /// stdout's reader went away: a quiet, successful end.
+    case brokenPipe
+    /// Writing stdout or the record file failed.
+    case outputFailed(target: String, errno: Int32)
+}
+
+public struct RunReport: Equatable, Sendable {
+    public var end: RunEnd = .endOfInput
+    public var scheduler = SchedulerStats()
+    public var clamped: Int64 = 0
+    public var badTime: Int64 = 0
+    public var passed: Int64 = 0
+    public var emptyLines: Int64 = 0
+    public init() {}
+
+    /// Events that entered the policy and did not come out.
+    public var dropped: Int64 { scheduler.eventsIn - scheduler.emitted }
+
+    /// `--stats`' summary for stderr.
+    public var statsText: String {
+        let rows: [(String, Int64)] = [
+            ("events in", scheduler.eventsIn),
+            ("emitted", scheduler.emitted),
+            ("dropped", dropped),
+            ("distinct keys", scheduler.distinctKeys),
+            ("peak active keys", scheduler.peakActiveKeys),
+            ("clamped timestamps", clamped),
+            ("bad-time lines", badTime),
+            ("passed through", passed),
+            ("empty lines", emptyLines),
+        ]
+        var text = "pace: stats:\n"
+        for (name, value) in rows {
+            text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"
+        }
+        return text
+    }
+}
