@@ -1,9 +1,60 @@
 // `unix`, `unix-ms`, `offset` and `record`: numbers, read with integer
 // arithmetic and overflow checks, nothing per line allocated.
+//
+// The numbers replay sees on every line take a fast path that reads digits
+// eight at a time (DigitRuns.swift) and needs no per-digit overflow check:
+// it accepts only what it can prove fits, and hands anything else (a sign,
+// no integer digits, more than 16 of them, more than 9 fraction digits) to
+// the digit-by-digit parser, which decides exactly as before.
 
 /// `unix`: seconds with an optional fraction (`1795953600.123456`, `0.090`).
 /// `plausibleOnly` is `auto`'s guard: the integer part must have 9 or 10 digits.
+@inline(__always)
 func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
+    let n = text.count
+    // Integer part: one or two words of digits. Up to 16 digits stay below
+    // 10^16, far from overflowing before the multiplication into nanoseconds,
+    // which is still checked.
+    var (seconds, digits) = readDigits(text, at: start)
+    if digits == 0 { return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly) }
+    var i = start &+ digits
+    if digits == digitRunWord {
+        let (more, count) = readDigits(text, at: i)
+        seconds = seconds &* powerOfTen(count) &+ more
+        digits &+= count
+        i &+= count
+        if count == digitRunWord, i < n, text[i] &- UInt8(ascii: "0") < 10 {
+            return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly)
+        }
+    }
+    // Fraction: up to 9 digits count; a dot with none after it is taken.
+    var fraction: UInt64 = 0
+    var fractionDigits = 0
+    if i < n, text[i] == UInt8(ascii: ".") {
+        i &+= 1
+        (fraction, fractionDigits) = readDigits(text, at: i)
+        i &+= fractionDigits
+        if fractionDigits == digitRunWord, i < n, text[i] &- UInt8(ascii: "0") < 10 {
+            // Nanoseconds: a ninth digit. Any further digits are read and
+            // ignored, which is the digit-by-digit parser's business.
+            fraction = fraction &* 10 &+ UInt64(text[i] &- UInt8(ascii: "0"))
+            fractionDigits = 9
+            i &+= 1
+            if i < n, text[i] &- UInt8(ascii: "0") < 10 {
+                return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly)
+            }
+        }
+    }
+    if plausibleOnly && !(digits == 9 || digits == 10) { return .noMatch }
+    let (ns, o) = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, o2) = ns.addingReportingOverflow(Int64(fraction &* powerOfTen(9 &- fractionDigits)))
+    if o || o2 { return .bad(.outOfRange) }
+    return .time(total, length: i &- start)
+}
+
+/// `parseUnixSeconds` one digit at a time, with overflow checks: every shape
+/// the fast path leaves to it.
+func parseUnixSecondsByDigit(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
     let n = text.count
     var i = start
     var negative = false
