@@ -29,8 +29,8 @@ public struct SchedulerStats: Equatable, Sendable {
 public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumber {
     struct Slot {
         var state: P.State
-        /// The bytes of the event the state holds back (`P.pending`).
-        var pendingLine: [UInt8] = []
+        /// The event the state holds back (`P.pending`); its bytes are in
+        /// `pendingLines`.
         var pendingNumber: EventNumber = 0
     }
 
@@ -41,6 +41,8 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     public private(set) var stats = SchedulerStats()
 
     private var slots: [Slot] = []
+    /// The bytes of each slot's pending event.
+    private var pendingLines = SlotBytes()
     private var freeSlots: [Int32] = []
     private var keys = KeyTable()
     private var timers = TimerQueue()
@@ -103,8 +105,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         if let due = effects.schedule { timers.set(slot: slot, due: due) }
         if policy.pending(in: slots[s].state) == number {
             slots[s].pendingNumber = number
-            slots[s].pendingLine.removeAll(keepingCapacity: true)
-            slots[s].pendingLine.append(contentsOf: line)
+            pendingLines.store(line, in: slot)
         }
         if keyed && policy.isIdle(slots[s].state) { release(slot) }
     }
@@ -150,14 +151,10 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
                 precondition(emitted == slots[s].pendingNumber, "Scheduler: a timer emitted an event it did not hold")
                 stats.emitted += 1
                 let time = stamp ?? due
-                // A reference to the buffer (no copy): the sink may not touch
-                // `slots` while it is read.
-                let line = slots[s].pendingLine
-                var failure: OutputError?
-                line.withUnsafeBytes { bytes in
-                    do throws(OutputError) { try sink.emit(bytes, at: time) } catch { failure = error }
+                // The sink reads the bytes where they are kept.
+                try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
+                    try sink.emit(bytes, at: time)
                 }
-                if let failure { throw failure }
             }
             if let next = effects.schedule { timers.set(slot: slot, due: next) }
             if keyed && policy.isIdle(slots[s].state) { release(slot) }
@@ -188,7 +185,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// Forgets an idle key; its slot (and buffers) serve the next new key.
     private mutating func release(_ slot: Int32) {
         keys.remove(slot: slot)
-        slots[Int(slot)].pendingLine.removeAll(keepingCapacity: true)
+        pendingLines.clear(slot)
         freeSlots.append(slot)
         stats.activeKeys -= 1
     }
