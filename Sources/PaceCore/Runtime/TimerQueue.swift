@@ -8,18 +8,16 @@
 struct TimerQueue {
     struct Entry {
         var due: Instant
-        /// Tie-break between equal deadlines: the order timers were set in.
-        /// Emission order at one instant is settled by the scheduler, which
-        /// sorts a batch of equal deadlines by pending event; this only makes
-        /// the heap itself deterministic.
-        var order: UInt64
         var slot: Int32
     }
+    // Entries due at the same instant keep no order of their own: the
+    // scheduler pops all of them as one batch and orders the batch by the
+    // events they hold (an explicit sequence number), so the heap needs no
+    // tie-break to make output deterministic.
 
     private(set) var entries: [Entry] = []
     /// Heap position of each slot's timer, or -1 when the slot has none.
     private var position: [Int32] = []
-    private var nextOrder: UInt64 = 0
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
@@ -29,23 +27,26 @@ struct TimerQueue {
     var first: Entry? { entries.first }
 
     /// Sets (or moves) the timer of `slot` to `due`.
+    @inline(__always)
     mutating func set(slot: Int32, due: Instant) {
         let s = Int(slot)
-        if s >= position.count {
+        if s < position.count {
+            let at = Int(position[s])
+            // The only timer moves (every reschedule when unkeyed): nothing
+            // to compare it with.
+            if at == 0 && entries.count == 1 {
+                entries[0].due = due
+                return
+            }
+            if at >= 0 {
+                move(at, to: due)
+                return
+            }
+        } else {
             position.append(contentsOf: repeatElement(-1, count: s - position.count + 1))
         }
-        nextOrder &+= 1
-        let entry = Entry(due: due, order: nextOrder, slot: slot)
-        let at = Int(position[s])
-        if at < 0 {
-            entries.append(entry)
-            position[s] = Int32(entries.count - 1)
-            siftUp(entries.count - 1)
-        } else {
-            let earlier = Self.precedes(entry, entries[at])
-            entries[at] = entry
-            if earlier { siftUp(at) } else { siftDown(at) }
-        }
+        entries.append(Entry(due: due, slot: slot))
+        siftUp(entries.count - 1)
     }
 
     /// Removes and returns the earliest timer.
@@ -55,7 +56,6 @@ struct TimerQueue {
         let last = entries.removeLast()
         if !entries.isEmpty {
             entries[0] = last
-            position[Int(last.slot)] = 0
             siftDown(0)
         }
         return top
@@ -67,9 +67,10 @@ struct TimerQueue {
         return s < position.count && position[s] >= 0
     }
 
-    @inline(__always)
-    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        a.due < b.due || (a.due == b.due && a.order < b.order)
+    private mutating func move(_ at: Int, to due: Instant) {
+        let earlier = due < entries[at].due
+        entries[at].due = due
+        if earlier { siftUp(at) } else { siftDown(at) }
     }
 
     private mutating func siftUp(_ start: Int) {
@@ -77,7 +78,7 @@ struct TimerQueue {
         let moving = entries[child]
         while child > 0 {
             let parent = (child - 1) / 2
-            guard Self.precedes(moving, entries[parent]) else { break }
+            guard moving.due < entries[parent].due else { break }
             entries[child] = entries[parent]
             position[Int(entries[child].slot)] = Int32(child)
             child = parent
@@ -93,8 +94,8 @@ struct TimerQueue {
         while true {
             var child = 2 * parent + 1
             guard child < n else { break }
-            if child + 1 < n, Self.precedes(entries[child + 1], entries[child]) { child += 1 }
-            guard Self.precedes(entries[child], moving) else { break }
+            if child + 1 < n, entries[child + 1].due < entries[child].due { child += 1 }
+            guard entries[child].due < moving.due else { break }
             entries[parent] = entries[child]
             position[Int(entries[parent].slot)] = Int32(parent)
             parent = child

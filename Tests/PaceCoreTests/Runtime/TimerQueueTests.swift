@@ -1,0 +1,37 @@
+// The timer heap against a plain dictionary of deadlines, on random
+// sequences of set, move and pop, including the one-timer fast path (every
+// reschedule when unkeyed) and many timers due at the same instant.
+
+@testable import PaceCore
+import Testing
+
+struct TimerQueueTests {
+    @Test(arguments: [1, 2, 3, 16, 200])
+    func popsTheEarliestTimerOfAModel(slots: Int) {
+        var state: UInt64 = UInt64(slots)
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var queue = TimerQueue()
+        var model: [Int32: Instant] = [:]
+        for _ in 0..<20_000 {
+            if next(3) > 0 || model.isEmpty {
+                let slot = Int32(next(slots))
+                // A coarse grid of deadlines, so that ties are common.
+                let due = Instant(next(50))
+                queue.set(slot: slot, due: due)
+                model[slot] = due
+            } else {
+                let earliest = model.values.min()!
+                let popped = queue.popFirst()
+                #expect(popped.due == earliest)
+                #expect(model[popped.slot] == earliest)
+                model[popped.slot] = nil
+            }
+            #expect(queue.count == model.count)
+            #expect(queue.first?.due == model.values.min())
+            for slot in 0..<Int32(slots) { #expect(queue.hasTimer(slot: slot) == (model[slot] != nil)) }
+        }
+    }
+}
