@@ -2,6 +2,11 @@
 // skips an opening `[`, applies the format (settling `auto` on the first line
 // that fits any), and checks SPEC's boundary rule for named formats. It keeps
 // the latest time it returned, which year-less formats need.
+//
+// Once the format is known to be a number (given, or settled by `auto`), each
+// line takes a short path that reads it without going through `TimeFormat`:
+// copying that enum per line (a pattern holds a String) and matching on it
+// cost more than parsing a unix timestamp.
 
 /// The time of one replay line.
 public enum TimeReading: Equatable {
@@ -18,15 +23,65 @@ public struct TimestampReader {
     /// 1-based field where the timestamp starts.
     public let timeField: Int
     private var context: YearContext
+    /// The numeric format every line is read with, once known.
+    private var numeric: NumericFormat?
+    /// `auto`'s plausibility guard on bare numbers applies.
+    private let guarded: Bool
+
+    private enum NumericFormat {
+        case unix, unixMs, offset
+
+        init?(_ format: TimeFormat) {
+            switch format {
+            case .unix: self = .unix
+            case .unixMs: self = .unixMs
+            case .offset: self = .offset
+            default: return nil
+            }
+        }
+    }
 
     public init(format: TimeFormat, timeField: Int = 1, defaultYear: Int) {
         self.format = format
         self.timeField = timeField
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
+        numeric = NumericFormat(format)
+        guarded = format == .auto
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
+    @inline(__always)
     public mutating func read(_ line: UnsafeRawBufferPointer) -> TimeReading {
+        if let numeric { return read(line, numeric) }
+        return readAnyFormat(line)
+    }
+
+    /// `read` for a numeric format: the same steps as `readAnyFormat` takes
+    /// for one (a number is never a pattern, so an opening `[` is skipped).
+    @inline(__always)
+    private mutating func read(_ line: UnsafeRawBufferPointer, _ numeric: NumericFormat) -> TimeReading {
+        guard var start = fieldStart(line, field: timeField) else { return .bad(.missingField(timeField)) }
+        if line[start] == UInt8(ascii: "[") { start += 1 }
+        let result: FormatResult
+        switch numeric {
+        case .unix: result = parseUnixSeconds(line, from: start, plausibleOnly: guarded)
+        case .unixMs: result = parseUnixMilliseconds(line, from: start, plausibleOnly: guarded)
+        case .offset: result = parseOffset(line, from: start)
+        }
+        switch result {
+        case let .time(t, length):
+            let end = start + length
+            if end < line.count && !isTimestampTerminator(line[end]) { return .bad(.noMatch(format: format.name)) }
+            note(t)
+            return .time(t, contentStart: 0)
+        case .noMatch:
+            return .bad(.noMatch(format: format.name))
+        case let .bad(why):
+            return .bad(why)
+        }
+    }
+
+    private mutating func readAnyFormat(_ line: UnsafeRawBufferPointer) -> TimeReading {
         if case .record = format {
             guard let (t, start) = parseRecordPrefix(line) else { return .bad(.recordWithoutTab) }
             note(t)
@@ -62,6 +117,7 @@ public struct TimestampReader {
             switch result {
             case .time:
                 detected = candidate
+                numeric = NumericFormat(candidate)
                 return result
             case .bad:
                 if firstBad == nil { firstBad = result }
