@@ -197,7 +197,7 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int) -> Int? {
         if i >= n { return nil }
         seen += 1
         if seen == field { return i }
-        while i < n && !isBlank(line[i]) { i += 1 }
+        i = nextBlank(line, from: i, end: n)
     }
 }
 
@@ -206,8 +206,28 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int) -> Int? {
 @inline(__always)
 public func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
     guard let start = fieldStart(line, field: field) else { return 0..<0 }
-    let n = contentLength(line)
-    var end = start
-    while end < n && !isBlank(line[end]) { end += 1 }
-    return start..<end
+    return start..<nextBlank(line, from: start, end: contentLength(line))
+}
+
+/// The first space or tab in `line[i..<end]`, or `end`. Fields are words of
+/// a few to a few dozen bytes, so they are crossed eight bytes at a time:
+/// a byte equal to c is a zero byte of word ^ (c in every byte), and
+/// (x - 0x01...01) & ~x & 0x80...80 marks zero bytes of x. That mark can be
+/// wrong only in bytes above a real zero byte (the borrow runs on), never
+/// below the first one, which is the one looked for.
+@inline(__always)
+func nextBlank(_ line: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var i = start
+    while i &+ 8 <= end {
+        let word = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let spaces = word ^ (ones &* 0x20)
+        let tabs = word ^ (ones &* 0x09)
+        let blanks = ((spaces &- ones) & ~spaces | (tabs &- ones) & ~tabs) & highs
+        if blanks != 0 { return i &+ (blanks.trailingZeroBitCount >> 3) }
+        i &+= 8
+    }
+    while i < end && !isBlank(line[i]) { i &+= 1 }
+    return i
 }

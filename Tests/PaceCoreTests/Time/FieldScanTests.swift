@@ -1,0 +1,44 @@
+// Fields are found eight bytes at a time (nextBlank); these tests hold
+// fieldRange against a byte-by-byte splitter on random lines of blanks, a
+// final `\r`, and bytes near space and tab in value.
+
+@testable import PaceCore
+import Testing
+
+/// Field `field` (1-based) the plain way: split on runs of spaces and tabs,
+/// after dropping one final `\r`.
+private func referenceField(_ line: [UInt8], _ field: Int) -> Range<Int> {
+    var n = line.count
+    if n > 0 && line[n - 1] == 0x0D { n -= 1 }
+    var i = 0
+    var seen = 0
+    while i < n {
+        while i < n && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
+        if i >= n { break }
+        let start = i
+        while i < n && line[i] != 0x20 && line[i] != 0x09 { i += 1 }
+        seen += 1
+        if seen == field { return start..<i }
+    }
+    return 0..<0
+}
+
+struct FieldScanTests {
+    @Test func fieldsMatchAPlainSplit() {
+        var state: UInt64 = 5
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let alphabet: [UInt8] = [0x20, 0x20, 0x09, 0x0D, 0x21, 0x1F, 0x08, 0x0A, 0x29, 0x89, 0xA0, 0x00, 0x01]
+            + Array("abcdefgh0123456789.:[".utf8)
+        for _ in 0..<30_000 {
+            let line = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
+            line.withUnsafeBytes { raw in
+                for field in 1...5 {
+                    #expect(fieldRange(raw, field: field) == referenceField(line, field), "\(line) field \(field)")
+                }
+            }
+        }
+    }
+}
