@@ -10,7 +10,7 @@ struct KeyTable {
     private var buckets: [Int32]
     /// Per slot: its key's hash and bytes (kept while the slot is in use).
     private var hashes: [UInt64] = []
-    private var keys: [[UInt8]] = []
+    private var keys = SlotBytes()
     private(set) var count = 0
 
     init() { buckets = Array(repeating: -1, count: 16) }
@@ -23,7 +23,7 @@ struct KeyTable {
         while true {
             let slot = buckets[i]
             if slot < 0 { return nil }
-            if hashes[Int(slot)] == hash && Self.equal(keys[Int(slot)], key) { return slot }
+            if hashes[Int(slot)] == hash && keys.withBytes(of: slot, { Self.equal($0, key) }) { return slot }
             i = (i + 1) & mask
         }
     }
@@ -31,13 +31,9 @@ struct KeyTable {
     /// Records that `slot` holds `key` (which is not in the table).
     mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64, slot: Int32) {
         let s = Int(slot)
-        while s >= hashes.count {
-            hashes.append(0)
-            keys.append([])
-        }
+        if s >= hashes.count { hashes.append(contentsOf: repeatElement(0, count: s + 1 - hashes.count)) }
         hashes[s] = hash
-        keys[s].removeAll(keepingCapacity: true)
-        keys[s].append(contentsOf: key)
+        keys.store(key, in: slot)
         if (count + 1) * 4 > buckets.count * 3 { grow() }
         place(slot: slot, hash: hash)
         count += 1
@@ -70,7 +66,7 @@ struct KeyTable {
     }
 
     /// The key bytes of an in-use slot.
-    func key(of slot: Int32) -> [UInt8] { keys[Int(slot)] }
+    func key(of slot: Int32) -> [UInt8] { keys.withBytes(of: slot) { Array($0) } }
 
     private mutating func place(slot: Int32, hash: UInt64) {
         let mask = buckets.count - 1
@@ -86,11 +82,9 @@ struct KeyTable {
     }
 
     @inline(__always)
-    private static func equal(_ stored: [UInt8], _ key: UnsafeRawBufferPointer) -> Bool {
+    private static func equal(_ stored: UnsafeRawBufferPointer, _ key: UnsafeRawBufferPointer) -> Bool {
         guard stored.count == key.count else { return false }
-        return stored.withUnsafeBytes { s in
-            s.count == 0 || memcmpBytes(s.baseAddress!, key.baseAddress!, s.count)
-        }
+        return stored.count == 0 || memcmpBytes(stored.baseAddress!, key.baseAddress!, stored.count)
     }
 }
 
