@@ -129,36 +129,46 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     @usableFromInline
     mutating func fireBatch(stampedAt stamp: Instant?) throws(OutputError) {
         let due = timers.first!.due
+        let first = timers.popFirst().slot
+        // Most often (always, unkeyed) one timer is due at that instant.
+        guard let next = timers.first, next.due == due else {
+            try fire(first, due: due, stampedAt: stamp)
+            return
+        }
         batch.removeAll(keepingCapacity: true)
+        batch.append(first)
         while let next = timers.first, next.due == due {
             batch.append(timers.popFirst().slot)
         }
-        if batch.count > 1 {
-            // Slots holding nothing emit nothing; their place does not matter.
-            let policy = self.policy
-            let slots = self.slots
-            batch.sort { a, b in
-                let pa = policy.pending(in: slots[Int(a)].state) ?? .max
-                let pb = policy.pending(in: slots[Int(b)].state) ?? .max
-                return pa < pb
-            }
+        // Slots holding nothing emit nothing; their place does not matter.
+        let policy = self.policy
+        let slots = self.slots
+        batch.sort { a, b in
+            let pa = policy.pending(in: slots[Int(a)].state) ?? .max
+            let pb = policy.pending(in: slots[Int(b)].state) ?? .max
+            return pa < pb
         }
         for i in batch.indices {
-            let slot = batch[i]
-            let s = Int(slot)
-            let effects = policy.reduce(into: &slots[s].state, .timerFired(at: due))
-            if let emitted = effects.emit {
-                precondition(emitted == slots[s].pendingNumber, "Scheduler: a timer emitted an event it did not hold")
-                stats.emitted += 1
-                let time = stamp ?? due
-                // The sink reads the bytes where they are kept.
-                try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
-                    try sink.emit(bytes, at: time)
-                }
-            }
-            if let next = effects.schedule { timers.set(slot: slot, due: next) }
-            if keyed && policy.isIdle(slots[s].state) { release(slot) }
+            try fire(batch[i], due: due, stampedAt: stamp)
         }
+    }
+
+    /// Delivers a timer due at `due` to the policy of `slot`.
+    @inline(__always)
+    private mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
+        let s = Int(slot)
+        let effects = policy.reduce(into: &slots[s].state, .timerFired(at: due))
+        if let emitted = effects.emit {
+            precondition(emitted == slots[s].pendingNumber, "Scheduler: a timer emitted an event it did not hold")
+            stats.emitted += 1
+            let time = stamp ?? due
+            // The sink reads the bytes where they are kept.
+            try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
+                try sink.emit(bytes, at: time)
+            }
+        }
+        if let next = effects.schedule { timers.set(slot: slot, due: next) }
+        if keyed && policy.isIdle(slots[s].state) { release(slot) }
     }
 
     // MARK: - Keys
