@@ -27,7 +27,7 @@ public struct Debounce<Payload: Equatable>: Policy {
 
     public var initialState: State { .idle }
 
-
+    @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
@@ -49,14 +49,14 @@ public struct Debounce<Payload: Equatable>: Policy {
         }
     }
 
-
+    @inline(__always)
     func deadline(eventAt t: Instant, runStart: Instant) -> Instant {
         let quiet = t.saturatingAdd(window)
         guard let maxWait else { return quiet }
         return min(quiet, runStart.saturatingAdd(maxWait))
     }
 
-
+    @inline(__always)
     public func pending(in state: State) -> Payload? {
         switch state {
         case .idle: return nil
@@ -64,7 +64,7 @@ public struct Debounce<Payload: Equatable>: Policy {
         }
     }
 
-
+    @inline(__always)
     public func isIdle(_ state: State) -> Bool {
         switch state {
         case .idle: return true

@@ -24,7 +24,7 @@ public struct Leading<Payload: Equatable>: Policy {
 
     public var initialState: State { .idle }
 
-
+    @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
@@ -49,10 +49,10 @@ public struct Leading<Payload: Equatable>: Policy {
         }
     }
 
-
+    @inline(__always)
     public func pending(in state: State) -> Payload? { nil }
 
-
+    @inline(__always)
     public func isIdle(_ state: State) -> Bool {
         switch state {
         case .idle: return true

@@ -19,7 +19,7 @@ public struct ThrottleFirst<Payload: Equatable>: Policy {
 
     public var initialState: State { .idle }
 
-
+    @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
@@ -44,10 +44,10 @@ public struct ThrottleFirst<Payload: Equatable>: Policy {
         }
     }
 
-
+    @inline(__always)
     public func pending(in state: State) -> Payload? { nil }
 
-
+    @inline(__always)
     public func isIdle(_ state: State) -> Bool {
         switch state {
         case .idle: return true

@@ -20,7 +20,7 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
 
     public var initialState: State { .idle }
 
-
+    @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
@@ -57,7 +57,7 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
         }
     }
 
-
+    @inline(__always)
     public func pending(in state: State) -> Payload? {
         switch state {
         case .idle: return nil
@@ -65,7 +65,7 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
         }
     }
 
-
+    @inline(__always)
     public func isIdle(_ state: State) -> Bool {
         switch state {
         case .idle: return true
