@@ -1,7 +1,8 @@
 // Replay: the hot loop. Read a line (a slice of the read buffer), parse its
 // timestamp, move the virtual clock, find its key, reduce, write. Nothing in
-// it allocates per line: the scheduler copies a line only when the policy
-// holds it back, into a buffer it reuses.
+// it allocates per line, and a line the policy holds back is not even
+// copied: the scheduler keeps the slice, and copies what it still holds only
+// when the reader is about to reuse its buffer.
 
 /// Runs `configuration` (replay mode) over `input`, writing to `outputFD`.
 /// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
@@ -39,47 +40,59 @@ private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, 
 
     do throws(OutputError) {
         reading: while true {
-            switch input.next() {
-            case let .line(line):
-                lineNumber += 1
-                if lineNumber & (signalCheckInterval - 1) == 0 {
+            let line: UnsafeRawBufferPointer
+            if let buffered = input.nextBuffered() {
+                line = buffered
+            } else {
+                // Lines held back point into the buffer that fill() moves
+                // and overwrites.
+                scheduler.keepBorrowedLines()
+                switch input.fill() {
+                case .data:
+                    continue reading
+                case .endOfInput:
+                    // The last line, if it lacks its newline.
+                    guard let last = input.nextBuffered() else { break reading }
+                    line = last
+                case .interrupted:
                     let signal = pendingSignal()
                     if signal != 0 { report.end = .signal(signal); break reading }
-                }
-                if contentLength(line) == 0 {
-                    report.emptyLines += 1
                     continue reading
+                case let .failed(error):
+                    report.end = .inputFailed(error)
+                    break reading
                 }
-                switch timestamps.read(line) {
-                case let .time(stamp, contentStart):
-                    let t = clock.observe(stamp)
-                    let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: line[contentStart...])
-                    var key = UnsafeRawBufferPointer(start: nil, count: 0)
-                    if keyField > 0 {
-                        key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)])
-                    }
-                    try scheduler.send(content, key: key, at: t)
-                case let .bad(why):
-                    report.badTime += 1
-                    switch onBadTime {
-                    case .error:
-                        report.end = .badTime(line: lineNumber, why)
-                        break reading
-                    case .skip:
-                        continue reading
-                    case .pass:
-                        report.passed += 1
-                        try scheduler.sink.emit(line, at: clock.now)
-                    }
-                }
-            case .endOfInput:
-                break reading
-            case .interrupted:
+            }
+            lineNumber += 1
+            if lineNumber & (signalCheckInterval - 1) == 0 {
                 let signal = pendingSignal()
                 if signal != 0 { report.end = .signal(signal); break reading }
-            case let .failed(error):
-                report.end = .inputFailed(error)
-                break reading
+            }
+            if contentLength(line) == 0 {
+                report.emptyLines += 1
+                continue reading
+            }
+            switch timestamps.read(line) {
+            case let .time(stamp, contentStart):
+                let t = clock.observe(stamp)
+                let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: line[contentStart...])
+                var key = UnsafeRawBufferPointer(start: nil, count: 0)
+                if keyField > 0 {
+                    key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)])
+                }
+                try scheduler.send(borrowing: content, key: key, at: t)
+            case let .bad(why):
+                report.badTime += 1
+                switch onBadTime {
+                case .error:
+                    report.end = .badTime(line: lineNumber, why)
+                    break reading
+                case .skip:
+                    continue reading
+                case .pass:
+                    report.passed += 1
+                    try scheduler.sink.emit(line, at: clock.now)
+                }
             }
         }
         // End of input (or its stand-in): the virtual clock runs on until

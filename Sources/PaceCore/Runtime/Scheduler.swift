@@ -30,8 +30,9 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     struct Slot {
         var state: P.State
         /// The event the state holds back (`P.pending`); its bytes are in
-        /// `pendingLines`.
+        /// `pendingLines`, or at `borrowedLine` (see `send(borrowing:)`).
         var pendingNumber: EventNumber = 0
+        var borrowedLine: UnsafeRawBufferPointer?
     }
 
     public let policy: P
@@ -47,6 +48,8 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     private var keys = KeyTable()
     private var timers = TimerQueue()
     private var batch: [Int32] = []
+    /// Slots that may hold a borrowed line (some no longer do).
+    private var borrowingSlots: [Int32] = []
     private var lastEvent: EventNumber = 0
     /// Hashes of every key seen, for `--stats`' distinct-key count; only kept
     /// when asked for, since it grows with the number of keys ever seen.
@@ -90,6 +93,41 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// back are copied into the key's slot.
     @inline(__always)
     public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
+        try send(line, key: key, at: t, borrowing: false)
+    }
+
+    /// `send`, keeping the bytes the policy holds back where they are, not
+    /// copied: the caller promises that `line` stays valid and unchanged
+    /// until it calls `keepBorrowedLines()`. Replay reads lines as slices of
+    /// its read buffer, which stays put until the next read; a debounce holds
+    /// back every line, most of them replaced before that read, so copying
+    /// them all (a memcpy and a buffer check a line) was wasted work.
+    @inline(__always)
+    mutating func send(borrowing line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
+        try send(line, key: key, at: t, borrowing: true)
+    }
+
+    /// Copies every borrowed line that a slot still holds into the slot's
+    /// own buffer: the bytes are about to change.
+    mutating func keepBorrowedLines() {
+        for slot in borrowingSlots {
+            let s = Int(slot)
+            if let line = slots[s].borrowedLine {
+                pendingLines.store(line, in: slot)
+                slots[s].borrowedLine = nil
+            }
+        }
+        borrowingSlots.removeAll(keepingCapacity: true)
+    }
+
+    /// Borrowing slots listed before they are copied; past this the lines are
+    /// copied at once, which keeps the list (and its memory) small whatever
+    /// the number of lines a read brings.
+    private static var borrowingLimit: Int { 1024 }
+
+    @inline(__always)
+    private mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
+                               borrowing: Bool) throws(OutputError) {
         try advance(to: t)
         lastEvent += 1
         let number = lastEvent
@@ -105,7 +143,16 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         if let due = effects.schedule { timers.set(slot: slot, due: due) }
         if policy.pending(in: slots[s].state) == number {
             slots[s].pendingNumber = number
-            pendingLines.store(line, in: slot)
+            if borrowing {
+                if slots[s].borrowedLine == nil {
+                    if borrowingSlots.count == Self.borrowingLimit { keepBorrowedLines() }
+                    borrowingSlots.append(slot)
+                }
+                slots[s].borrowedLine = line
+            } else {
+                slots[s].borrowedLine = nil
+                pendingLines.store(line, in: slot)
+            }
         }
         if keyed && policy.isIdle(slots[s].state) { release(slot) }
     }
@@ -163,8 +210,13 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
             stats.emitted += 1
             let time = stamp ?? due
             // The sink reads the bytes where they are kept.
-            try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
-                try sink.emit(bytes, at: time)
+            if let line = slots[s].borrowedLine {
+                slots[s].borrowedLine = nil
+                try sink.emit(line, at: time)
+            } else {
+                try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
+                    try sink.emit(bytes, at: time)
+                }
             }
         }
         if let next = effects.schedule { timers.set(slot: slot, due: next) }
@@ -196,6 +248,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     private mutating func release(_ slot: Int32) {
         keys.remove(slot: slot)
         pendingLines.clear(slot)
+        slots[Int(slot)].borrowedLine = nil
         freeSlots.append(slot)
         stats.activeKeys -= 1
     }
