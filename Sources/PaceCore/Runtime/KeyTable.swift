@@ -118,12 +118,19 @@ func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         h ^= h >> 29
         i += 8
     }
+    // The last 0 to 7 bytes in at most two loads, as wyhash does: 4 to 7
+    // bytes are two overlapping 4-byte words, 1 to 3 bytes are the first,
+    // middle and last byte (together they cover every byte; the length,
+    // mixed in above, tells the overlaps apart).
+    let r = n - i
     var tail: UInt64 = 0
-    var shift: UInt64 = 0
-    while i < n {
-        tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-        shift += 8
-        i += 1
+    if r >= 4 {
+        tail = UInt64(base.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            | UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+    } else if r > 0 {
+        tail = UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            | UInt64(base.load(fromByteOffset: i + r / 2, as: UInt8.self)) << 8
+            | UInt64(base.load(fromByteOffset: n - 1, as: UInt8.self)) << 16
     }
     h = (h ^ tail) &* k
     h ^= h >> 32
