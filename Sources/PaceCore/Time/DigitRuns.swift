@@ -51,9 +51,17 @@ func eightDigitValue(_ digits: UInt64) -> UInt64 {
 /// many, and their value.
 @inline(__always)
 func readDigits(_ text: UnsafeRawBufferPointer, at i: Int) -> (value: UInt64, count: Int) {
-    if i &+ digitRunWord <= text.count {
-        let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        let count = nonDigitMask(word).trailingZeroBitCount >> 3
+    guard let base = text.baseAddress else { return (0, 0) }
+    return readDigits(base, at: i, end: text.count)
+}
+
+/// `readDigits` on the bytes `base[..<end]`: the parsers' own form, which
+/// spares them the buffer's optional base address on every access.
+@inline(__always)
+func readDigits(_ base: UnsafeRawPointer, at i: Int, end: Int) -> (value: UInt64, count: Int) {
+    if i &+ digitRunWord <= end {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let count = nonDigitMask(word).trailingZeroBitCount &>> 3
         if count == 0 { return (0, 0) }
         // XOR, unlike subtraction, cannot borrow across bytes: digits become
         // 0...9 and the other bytes, whatever they become, are shifted out
@@ -64,10 +72,10 @@ func readDigits(_ text: UnsafeRawBufferPointer, at i: Int) -> (value: UInt64, co
     // Near the end of the text a word would run past it: one byte at a time.
     var value: UInt64 = 0
     var count = 0
-    let end = min(text.count, i &+ digitRunWord)
+    let stop = min(end, i &+ digitRunWord)
     var j = i
-    while j < end {
-        let d = text[j] &- UInt8(ascii: "0")
+    while j < stop {
+        let d = base.load(fromByteOffset: j, as: UInt8.self) &- UInt8(ascii: "0")
         if d >= 10 { break }
         value = value &* 10 &+ UInt64(d)
         count &+= 1

@@ -11,38 +11,40 @@
 /// `plausibleOnly` is `auto`'s guard: the integer part must have 9 or 10 digits.
 @inline(__always)
 func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
+    guard let base = text.baseAddress else { return .noMatch }
     let n = text.count
+    @inline(__always) func isDigit(_ i: Int) -> Bool {
+        i < n && base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0") < 10
+    }
     // Integer part: one or two words of digits. Up to 16 digits stay below
     // 10^16, far from overflowing before the multiplication into nanoseconds,
     // which is still checked.
-    var (seconds, digits) = readDigits(text, at: start)
+    var (seconds, digits) = readDigits(base, at: start, end: n)
     if digits == 0 { return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly) }
     var i = start &+ digits
     if digits == digitRunWord {
-        let (more, count) = readDigits(text, at: i)
+        let (more, count) = readDigits(base, at: i, end: n)
         seconds = seconds &* powerOfTen(count) &+ more
         digits &+= count
         i &+= count
-        if count == digitRunWord, i < n, text[i] &- UInt8(ascii: "0") < 10 {
+        if count == digitRunWord && isDigit(i) {
             return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly)
         }
     }
     // Fraction: up to 9 digits count; a dot with none after it is taken.
     var fraction: UInt64 = 0
     var fractionDigits = 0
-    if i < n, text[i] == UInt8(ascii: ".") {
+    if i < n && base.load(fromByteOffset: i, as: UInt8.self) == UInt8(ascii: ".") {
         i &+= 1
-        (fraction, fractionDigits) = readDigits(text, at: i)
+        (fraction, fractionDigits) = readDigits(base, at: i, end: n)
         i &+= fractionDigits
-        if fractionDigits == digitRunWord, i < n, text[i] &- UInt8(ascii: "0") < 10 {
+        if fractionDigits == digitRunWord && isDigit(i) {
             // Nanoseconds: a ninth digit. Any further digits are read and
             // ignored, which is the digit-by-digit parser's business.
-            fraction = fraction &* 10 &+ UInt64(text[i] &- UInt8(ascii: "0"))
+            fraction = fraction &* 10 &+ UInt64(base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0"))
             fractionDigits = 9
             i &+= 1
-            if i < n, text[i] &- UInt8(ascii: "0") < 10 {
-                return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly)
-            }
+            if isDigit(i) { return parseUnixSecondsByDigit(text, from: start, plausibleOnly: plausibleOnly) }
         }
     }
     if plausibleOnly && !(digits == 9 || digits == 10) { return .noMatch }
