@@ -41,7 +41,14 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     public var sink: Sink
     public private(set) var stats = SchedulerStats()
 
+    /// Keyed, each key's slot (free ones are reused).
     private var slots: [Slot] = []
+    /// Unkeyed, the one state and its one timer are kept here instead of in
+    /// `slots` and `timers`: every line of an unkeyed replay goes through
+    /// them, and the arrays cost a uniqueness check and a bounds check on
+    /// each access. Its pending line is slot 0 of `pendingLines`.
+    private var sole: Slot
+    private var soleDue: Instant?
     /// The bytes of each slot's pending event.
     private var pendingLines = SlotBytes()
     private var freeSlots: [Int32] = []
@@ -63,9 +70,9 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         self.policy = policy
         self.keyed = keyed
         self.sink = sink
+        sole = Slot(state: policy.initialState)
         if countDistinctKeys { seenKeys = [] }
         if !keyed {
-            slots.append(Slot(state: policy.initialState))
             stats.activeKeys = 1
             stats.peakActiveKeys = 1
             stats.distinctKeys = 0
@@ -73,7 +80,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     }
 
     /// When the next timer is due, if any (live mode sleeps until then).
-    public var nextDeadline: Instant? { timers.first?.due }
+    public var nextDeadline: Instant? { keyed ? timers.first?.due : soleDue }
 
     /// Number of keys with state held (for memory checks and tests).
     public var heldKeys: Int { keyed ? keys.count : 1 }
@@ -83,6 +90,10 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// Fires every timer due at or before `now`, earliest first.
     @inline(__always)
     public mutating func advance(to now: Instant) throws(OutputError) {
+        if !keyed {
+            while let due = soleDue, due <= now { try fireSole(stampedAt: nil) }
+            return
+        }
         while let first = timers.first, first.due <= now {
             try fireBatch(stampedAt: nil)
         }
@@ -110,6 +121,10 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// Copies every borrowed line that a slot still holds into the slot's
     /// own buffer: the bytes are about to change.
     mutating func keepBorrowedLines() {
+        if let line = sole.borrowedLine {
+            pendingLines.store(line, in: 0)
+            sole.borrowedLine = nil
+        }
         for slot in borrowingSlots {
             let s = Int(slot)
             if let line = slots[s].borrowedLine {
@@ -132,7 +147,11 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         lastEvent += 1
         let number = lastEvent
         stats.eventsIn += 1
-        let slot = keyed ? slotFor(key: key) : 0
+        if !keyed {
+            try sendSole(line, number, at: t, borrowing: borrowing)
+            return
+        }
+        let slot = slotFor(key: key)
         let s = Int(slot)
         let effects = policy.reduce(into: &slots[s].state, .event(number, at: t))
         if let emitted = effects.emit {
@@ -154,18 +173,46 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
                 pendingLines.store(line, in: slot)
             }
         }
-        if keyed && policy.isIdle(slots[s].state) { release(slot) }
+        if policy.isIdle(slots[s].state) { release(slot) }
+    }
+
+    /// `send` when unkeyed: the same steps on `sole`.
+    @inline(__always)
+    private mutating func sendSole(_ line: UnsafeRawBufferPointer, _ number: EventNumber, at t: Instant,
+                                   borrowing: Bool) throws(OutputError) {
+        let effects = policy.reduce(into: &sole.state, .event(number, at: t))
+        if let emitted = effects.emit {
+            precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
+            stats.emitted += 1
+            try sink.emit(line, at: t)
+        }
+        if let due = effects.schedule { soleDue = due }
+        if policy.pending(in: sole.state) == number {
+            sole.pendingNumber = number
+            if borrowing {
+                sole.borrowedLine = line
+            } else {
+                sole.borrowedLine = nil
+                pendingLines.store(line, in: 0)
+            }
+        }
     }
 
     /// End of input in replay: the clock runs on until every timer has fired,
     /// so pending events come out at their due times, in order.
     public mutating func finish() throws(OutputError) {
+        if !keyed {
+            while soleDue != nil { try fireSole(stampedAt: nil) }
+        }
         while !timers.isEmpty { try fireBatch(stampedAt: nil) }
     }
 
     /// End of input in live mode: every pending event is emitted now, in the
     /// order the clock running on would have emitted them, each stamped `now`.
     public mutating func finish(emittingAt now: Instant) throws(OutputError) {
+        if !keyed {
+            while soleDue != nil { try fireSole(stampedAt: now) }
+        }
         while !timers.isEmpty { try fireBatch(stampedAt: now) }
     }
 
@@ -207,20 +254,41 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         let effects = policy.reduce(into: &slots[s].state, .timerFired(at: due))
         if let emitted = effects.emit {
             precondition(emitted == slots[s].pendingNumber, "Scheduler: a timer emitted an event it did not hold")
-            stats.emitted += 1
-            let time = stamp ?? due
-            // The sink reads the bytes where they are kept.
-            if let line = slots[s].borrowedLine {
-                slots[s].borrowedLine = nil
-                try sink.emit(line, at: time)
-            } else {
-                try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
-                    try sink.emit(bytes, at: time)
-                }
-            }
+            let borrowed = slots[s].borrowedLine
+            slots[s].borrowedLine = nil
+            try emitPending(borrowed, slot: slot, at: stamp ?? due)
         }
         if let next = effects.schedule { timers.set(slot: slot, due: next) }
-        if keyed && policy.isIdle(slots[s].state) { release(slot) }
+        if policy.isIdle(slots[s].state) { release(slot) }
+    }
+
+    /// The timer of `sole` fires (unkeyed).
+    private mutating func fireSole(stampedAt stamp: Instant?) throws(OutputError) {
+        let due = soleDue!
+        soleDue = nil
+        let effects = policy.reduce(into: &sole.state, .timerFired(at: due))
+        if let emitted = effects.emit {
+            precondition(emitted == sole.pendingNumber, "Scheduler: a timer emitted an event it did not hold")
+            let borrowed = sole.borrowedLine
+            sole.borrowedLine = nil
+            try emitPending(borrowed, slot: 0, at: stamp ?? due)
+        }
+        if let next = effects.schedule { soleDue = next }
+    }
+
+    /// Writes a slot's pending line where it is kept: borrowed, or in the
+    /// slot's buffer.
+    @inline(__always)
+    private mutating func emitPending(_ borrowed: UnsafeRawBufferPointer?, slot: Int32,
+                                      at time: Instant) throws(OutputError) {
+        stats.emitted += 1
+        if let line = borrowed {
+            try sink.emit(line, at: time)
+        } else {
+            try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
+                try sink.emit(bytes, at: time)
+            }
+        }
     }
 
     // MARK: - Keys
