@@ -33,6 +33,11 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         /// `pendingLines`, or at `borrowedLine` (see `send(borrowing:)`).
         var pendingNumber: EventNumber = 0
         var borrowedLine: UnsafeRawBufferPointer?
+        /// The key went idle (its state is forgotten) but is still in the
+        /// key table, on the list of idle keys (see `release`).
+        var idle = false
+        var idlePrevious: Int32 = -1
+        var idleNext: Int32 = -1
     }
 
     public let policy: P
@@ -52,6 +57,11 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// The bytes of each slot's pending event.
     private var pendingLines = SlotBytes()
     private var freeSlots: [Int32] = []
+    /// Idle keys still in the key table, oldest first (a list through
+    /// `Slot.idlePrevious/idleNext`).
+    private var oldestIdle: Int32 = -1
+    private var newestIdle: Int32 = -1
+    private var idleCount = 0
     private var keys = KeyTable()
     private var timers = TimerQueue()
     private var batch: [Int32] = []
@@ -83,7 +93,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     public var nextDeadline: Instant? { keyed ? timers.first?.due : soleDue }
 
     /// Number of keys with state held (for memory checks and tests).
-    public var heldKeys: Int { keyed ? keys.count : 1 }
+    public var heldKeys: Int { keyed ? keys.count - idleCount : 1 }
 
     // MARK: - Driving
 
@@ -296,7 +306,10 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     @inline(__always)
     private mutating func slotFor(key: UnsafeRawBufferPointer) -> Int32 {
         let hash = hashBytes(key)
-        if let slot = keys.find(key, hash: hash) { return slot }
+        if let slot = keys.find(key, hash: hash) {
+            if slots[Int(slot)].idle { revive(slot) }
+            return slot
+        }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -312,12 +325,58 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         return slot
     }
 
-    /// Forgets an idle key; its slot (and buffers) serve the next new key.
+    // MARK: - Idle keys
+    //
+    // A key whose state goes idle is forgotten: its state is dropped and it
+    // no longer counts as active. Its bytes stay in the key table for a
+    // while, though, on a list of at most `idleKeysKept` idle keys: with a
+    // few busy keys, each goes idle at the end of every window and comes
+    // back at its next event, and taking it out of the table and putting it
+    // back each time (a backward-shift deletion, a key copy, an insertion)
+    // was a sixth of a keyed throttle. A key that comes back finds its slot
+    // and starts from `initialState`, as a new key would; when the list is
+    // full, the oldest idle key leaves the table. Memory still follows the
+    // keys active within one window (plus the bounded list).
+
+    /// Idle keys kept in the table at most.
+    private static var idleKeysKept: Int { 1024 }
+
+    /// Forgets an idle key's state; its slot (and buffers) serve the key
+    /// again, or the next new key once the key has left the idle list.
     private mutating func release(_ slot: Int32) {
-        keys.remove(slot: slot)
+        let s = Int(slot)
         pendingLines.clear(slot)
-        slots[Int(slot)].borrowedLine = nil
-        freeSlots.append(slot)
+        slots[s].borrowedLine = nil
         stats.activeKeys -= 1
+        slots[s].idle = true
+        slots[s].idlePrevious = newestIdle
+        slots[s].idleNext = -1
+        if newestIdle >= 0 { slots[Int(newestIdle)].idleNext = slot } else { oldestIdle = slot }
+        newestIdle = slot
+        idleCount += 1
+        if idleCount > Self.idleKeysKept {
+            let oldest = oldestIdle
+            unlinkIdle(oldest)
+            keys.remove(slot: oldest)
+            freeSlots.append(oldest)
+        }
+    }
+
+    /// An idle key is back: a fresh state in its old slot.
+    private mutating func revive(_ slot: Int32) {
+        unlinkIdle(slot)
+        slots[Int(slot)].state = policy.initialState
+        stats.activeKeys += 1
+        if stats.activeKeys > stats.peakActiveKeys { stats.peakActiveKeys = stats.activeKeys }
+    }
+
+    private mutating func unlinkIdle(_ slot: Int32) {
+        let s = Int(slot)
+        let previous = slots[s].idlePrevious
+        let next = slots[s].idleNext
+        if previous >= 0 { slots[Int(previous)].idleNext = next } else { oldestIdle = next }
+        if next >= 0 { slots[Int(next)].idlePrevious = previous } else { newestIdle = previous }
+        slots[s].idle = false
+        idleCount -= 1
     }
 }
