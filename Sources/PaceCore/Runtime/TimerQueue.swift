@@ -2,8 +2,11 @@
 // this is an indexed binary heap: a key's entry is found by its slot number
 // and moved in place when a debounce pushes its deadline back, instead of
 // piling up stale entries (an endless keyed burst would otherwise grow the
-// heap without bound). Unkeyed, it holds at most one entry and every
-// operation is a couple of comparisons.
+// heap without bound).
+//
+// The heap and the slot-to-position index live in raw buffers behind one
+// copy-on-write reference, checked once per operation: as two arrays, every
+// step of a sift paid bounds checks and each write a uniqueness check.
 
 struct TimerQueue {
     struct Entry {
@@ -15,48 +18,105 @@ struct TimerQueue {
     // events they hold (an explicit sequence number), so the heap needs no
     // tie-break to make output deterministic.
 
-    private(set) var entries: [Entry] = []
-    /// Heap position of each slot's timer, or -1 when the slot has none.
-    private var position: [Int32] = []
+    /// The buffers, freed with the last copy that uses them.
+    private final class Storage {
+        /// The heap, `count` entries of `capacity`.
+        var entries: UnsafeMutablePointer<Entry>
+        var count = 0
+        var capacity: Int
+        /// Heap position of each slot's timer, or -1 when the slot has none;
+        /// `slots` of them.
+        var positions: UnsafeMutablePointer<Int32>
+        var slots: Int
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
+        init(capacity: Int, slots: Int) {
+            self.capacity = capacity
+            self.slots = slots
+            entries = .allocate(capacity: capacity)
+            positions = .allocate(capacity: slots)
+            positions.initialize(repeating: -1, count: slots)
+        }
+
+        deinit {
+            entries.deallocate()
+            positions.deallocate()
+        }
+
+        func copy() -> Storage {
+            let other = Storage(capacity: capacity, slots: slots)
+            other.entries.initialize(from: entries, count: count)
+            other.count = count
+            other.positions.update(from: positions, count: slots)
+            return other
+        }
+
+        func growEntries() {
+            let bigger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: entries, count: count)
+            entries.deallocate()
+            entries = bigger
+            capacity *= 2
+        }
+
+        func growSlots(toInclude slot: Int) {
+            let newSlots = max(slots * 2, slot + 1)
+            let bigger = UnsafeMutablePointer<Int32>.allocate(capacity: newSlots)
+            bigger.moveInitialize(from: positions, count: slots)
+            (bigger + slots).initialize(repeating: -1, count: newSlots - slots)
+            positions.deallocate()
+            positions = bigger
+            slots = newSlots
+        }
+    }
+
+    private var storage = Storage(capacity: 16, slots: 16)
+
+    var isEmpty: Bool { storage.count == 0 }
+    var count: Int { storage.count }
 
     /// The earliest timer, if any.
     @inline(__always)
-    var first: Entry? { entries.first }
+    var first: Entry? { storage.count > 0 ? storage.entries[0] : nil }
 
     /// Sets (or moves) the timer of `slot` to `due`.
     @inline(__always)
     mutating func set(slot: Int32, due: Instant) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        let st = storage
         let s = Int(slot)
-        if s < position.count {
-            let at = Int(position[s])
-            // The only timer moves (every reschedule when unkeyed): nothing
+        if s >= st.slots { st.growSlots(toInclude: s) }
+        let at = Int(st.positions[s])
+        if at >= 0 {
+            let entries = st.entries
+            // The only timer moves (every reschedule of a lone key): nothing
             // to compare it with.
-            if at == 0 && entries.count == 1 {
+            if st.count == 1 {
                 entries[0].due = due
                 return
             }
-            if at >= 0 {
-                move(at, to: due)
-                return
-            }
-        } else {
-            position.append(contentsOf: repeatElement(-1, count: s - position.count + 1))
+            let earlier = due < entries[at].due
+            entries[at].due = due
+            if earlier { Self.siftUp(st, at) } else { Self.siftDown(st, at) }
+            return
         }
-        entries.append(Entry(due: due, slot: slot))
-        siftUp(entries.count - 1)
+        if st.count == st.capacity { st.growEntries() }
+        (st.entries + st.count).initialize(to: Entry(due: due, slot: slot))
+        st.count += 1
+        Self.siftUp(st, st.count - 1)
     }
 
     /// Removes and returns the earliest timer.
     mutating func popFirst() -> Entry {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        let st = storage
+        precondition(st.count > 0, "TimerQueue: popFirst on an empty queue")
+        let entries = st.entries
         let top = entries[0]
-        position[Int(top.slot)] = -1
-        let last = entries.removeLast()
-        if !entries.isEmpty {
-            entries[0] = last
-            siftDown(0)
+        st.positions[Int(top.slot)] = -1
+        st.count -= 1
+        if st.count > 0 {
+            entries[0] = entries[st.count]
+            Self.siftDown(st, 0)
         }
         return top
     }
@@ -64,43 +124,41 @@ struct TimerQueue {
     /// True when `slot` has a timer set.
     func hasTimer(slot: Int32) -> Bool {
         let s = Int(slot)
-        return s < position.count && position[s] >= 0
+        return s < storage.slots && storage.positions[s] >= 0
     }
 
-    private mutating func move(_ at: Int, to due: Instant) {
-        let earlier = due < entries[at].due
-        entries[at].due = due
-        if earlier { siftUp(at) } else { siftDown(at) }
-    }
-
-    private mutating func siftUp(_ start: Int) {
+    private static func siftUp(_ st: Storage, _ start: Int) {
+        let entries = st.entries
+        let positions = st.positions
         var child = start
         let moving = entries[child]
         while child > 0 {
-            let parent = (child - 1) / 2
+            let parent = (child &- 1) / 2
             guard moving.due < entries[parent].due else { break }
             entries[child] = entries[parent]
-            position[Int(entries[child].slot)] = Int32(child)
+            positions[Int(entries[child].slot)] = Int32(truncatingIfNeeded: child)
             child = parent
         }
         entries[child] = moving
-        position[Int(moving.slot)] = Int32(child)
+        positions[Int(moving.slot)] = Int32(truncatingIfNeeded: child)
     }
 
-    private mutating func siftDown(_ start: Int) {
+    private static func siftDown(_ st: Storage, _ start: Int) {
+        let entries = st.entries
+        let positions = st.positions
+        let n = st.count
         var parent = start
         let moving = entries[parent]
-        let n = entries.count
         while true {
-            var child = 2 * parent + 1
+            var child = 2 &* parent &+ 1
             guard child < n else { break }
-            if child + 1 < n, entries[child + 1].due < entries[child].due { child += 1 }
+            if child &+ 1 < n, entries[child &+ 1].due < entries[child].due { child &+= 1 }
             guard entries[child].due < moving.due else { break }
             entries[parent] = entries[child]
-            position[Int(entries[parent].slot)] = Int32(parent)
+            positions[Int(entries[parent].slot)] = Int32(truncatingIfNeeded: parent)
             parent = child
         }
         entries[parent] = moving
-        position[Int(moving.slot)] = Int32(parent)
+        positions[Int(moving.slot)] = Int32(truncatingIfNeeded: parent)
     }
 }

@@ -1,6 +1,6 @@
 // The timer heap against a plain dictionary of deadlines, on random
-// sequences of set, move and pop, including the one-timer fast path (every
-// reschedule when unkeyed) and many timers due at the same instant.
+// sequences of set, move and pop, including the one-timer fast path and many
+// timers due at the same instant; and a copy of a queue is its own.
 
 @testable import PaceCore
 import Testing
@@ -33,5 +33,21 @@ struct TimerQueueTests {
             #expect(queue.first?.due == model.values.min())
             for slot in 0..<Int32(slots) { #expect(queue.hasTimer(slot: slot) == (model[slot] != nil)) }
         }
+    }
+
+    @Test func copiesAreIndependent() {
+        var original = TimerQueue()
+        for slot in 0..<40 { original.set(slot: Int32(slot), due: Instant(100 - slot)) }
+        var copy = original
+        copy.set(slot: 5, due: 1)
+        _ = copy.popFirst()
+        #expect(original.count == 40)
+        #expect(original.first?.due == 61)
+        #expect(original.hasTimer(slot: 5))
+        #expect(!copy.hasTimer(slot: 5))
+        #expect(copy.first?.due == 61)
+        _ = original.popFirst()
+        #expect(copy.count == 39)
+        #expect(original.count == 39)
     }
 }
