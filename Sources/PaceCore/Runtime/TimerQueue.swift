@@ -11,12 +11,13 @@
 struct TimerQueue {
     struct Entry {
         var due: Instant
+        /// Tie-break between equal deadlines: the order timers were set in.
+        /// Emission order at one instant is settled by the scheduler, which
+        /// sorts a batch of equal deadlines by pending event; this only makes
+        /// the heap itself deterministic.
+        var order: UInt64
         var slot: Int32
     }
-    // Entries due at the same instant keep no order of their own: the
-    // scheduler pops all of them as one batch and orders the batch by the
-    // events they hold (an explicit sequence number), so the heap needs no
-    // tie-break to make output deterministic.
 
     /// The buffers, freed with the last copy that uses them.
     private final class Storage {
@@ -28,6 +29,7 @@ struct TimerQueue {
         /// `slots` of them.
         var positions: UnsafeMutablePointer<Int32>
         var slots: Int
+        var nextOrder: UInt64 = 0
 
         init(capacity: Int, slots: Int) {
             self.capacity = capacity
@@ -47,6 +49,7 @@ struct TimerQueue {
             other.entries.initialize(from: entries, count: count)
             other.count = count
             other.positions.update(from: positions, count: slots)
+            other.nextOrder = nextOrder
             return other
         }
 
@@ -85,22 +88,24 @@ struct TimerQueue {
         let st = storage
         let s = Int(slot)
         if s >= st.slots { st.growSlots(toInclude: s) }
+        st.nextOrder &+= 1
+        let entry = Entry(due: due, order: st.nextOrder, slot: slot)
         let at = Int(st.positions[s])
         if at >= 0 {
             let entries = st.entries
             // The only timer moves (every reschedule of a lone key): nothing
             // to compare it with.
             if st.count == 1 {
-                entries[0].due = due
+                entries[0] = entry
                 return
             }
-            let earlier = due < entries[at].due
-            entries[at].due = due
+            let earlier = Self.precedes(entry, entries[at])
+            entries[at] = entry
             if earlier { Self.siftUp(st, at) } else { Self.siftDown(st, at) }
             return
         }
         if st.count == st.capacity { st.growEntries() }
-        (st.entries + st.count).initialize(to: Entry(due: due, slot: slot))
+        (st.entries + st.count).initialize(to: entry)
         st.count += 1
         Self.siftUp(st, st.count - 1)
     }
@@ -127,6 +132,11 @@ struct TimerQueue {
         return s < storage.slots && storage.positions[s] >= 0
     }
 
+    @inline(__always)
+    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        a.due < b.due || (a.due == b.due && a.order < b.order)
+    }
+
     private static func siftUp(_ st: Storage, _ start: Int) {
         let entries = st.entries
         let positions = st.positions
@@ -134,7 +144,7 @@ struct TimerQueue {
         let moving = entries[child]
         while child > 0 {
             let parent = (child &- 1) / 2
-            guard moving.due < entries[parent].due else { break }
+            guard precedes(moving, entries[parent]) else { break }
             entries[child] = entries[parent]
             positions[Int(entries[child].slot)] = Int32(truncatingIfNeeded: child)
             child = parent
@@ -152,8 +162,8 @@ struct TimerQueue {
         while true {
             var child = 2 &* parent &+ 1
             guard child < n else { break }
-            if child &+ 1 < n, entries[child &+ 1].due < entries[child].due { child &+= 1 }
-            guard entries[child].due < moving.due else { break }
+            if child &+ 1 < n, precedes(entries[child &+ 1], entries[child]) { child &+= 1 }
+            guard precedes(entries[child], moving) else { break }
             entries[parent] = entries[child]
             positions[Int(entries[parent].slot)] = Int32(truncatingIfNeeded: parent)
             parent = child

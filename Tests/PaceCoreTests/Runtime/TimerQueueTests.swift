@@ -1,6 +1,7 @@
 // The timer heap against a plain dictionary of deadlines, on random
 // sequences of set, move and pop, including the one-timer fast path and many
-// timers due at the same instant; and a copy of a queue is its own.
+// timers due at the same instant (they pop in the order they were set); and
+// a copy of a queue is its own.
 
 @testable import PaceCore
 import Testing
@@ -14,23 +15,26 @@ struct TimerQueueTests {
             return Int((state >> 33) % UInt64(n))
         }
         var queue = TimerQueue()
-        var model: [Int32: Instant] = [:]
+        // Each slot's deadline, and when it was set (ties go to the earlier).
+        var model: [Int32: (due: Instant, order: Int)] = [:]
+        var order = 0
         for _ in 0..<20_000 {
             if next(3) > 0 || model.isEmpty {
                 let slot = Int32(next(slots))
                 // A coarse grid of deadlines, so that ties are common.
                 let due = Instant(next(50))
                 queue.set(slot: slot, due: due)
-                model[slot] = due
+                order += 1
+                model[slot] = (due, order)
             } else {
-                let earliest = model.values.min()!
+                let earliest = model.min { ($0.value.due, $0.value.order) < ($1.value.due, $1.value.order) }!
                 let popped = queue.popFirst()
-                #expect(popped.due == earliest)
-                #expect(model[popped.slot] == earliest)
+                #expect(popped.due == earliest.value.due)
+                #expect(popped.slot == earliest.key)
                 model[popped.slot] = nil
             }
             #expect(queue.count == model.count)
-            #expect(queue.first?.due == model.values.min())
+            #expect(queue.first?.due == model.values.map(\.due).min())
             for slot in 0..<Int32(slots) { #expect(queue.hasTimer(slot: slot) == (model[slot] != nil)) }
         }
     }
