@@ -46,6 +46,7 @@ public struct TimestampReader {
             note(t)
             return .time(t, contentStart: 0)
         case .noMatch:
+            if let detected { return .bad(.noMatchDetected(format: detected.name)) }
             return .bad(.noMatch(format: format.name))
         case let .bad(why):
             return .bad(why)
