@@ -26,29 +26,3 @@ func parseCalendar(_ format: TimeFormat, _ text: UnsafeRawBufferPointer, from st
     case .outOfRange: return .bad(.outOfRange)
     }
 }
-
-// PLACEHOLDER until patterns land: strptime-style patterns match nothing.
-
-/// A compiled strptime-style `--time-format` pattern.
-public struct TimePattern: Equatable, Sendable {
-    /// The pattern as the user typed it.
-    public let source: String
-
-    /// Compiles `source`; the error message names the unknown directive.
-    public static func compile(_ source: String) -> Result<TimePattern, PatternError> {
-        .success(TimePattern(source: source))
-    }
-
-    /// True when the pattern begins with `[` (it matches the bracket itself).
-    var beginsWithBracket: Bool { source.utf8.first == UInt8(ascii: "[") }
-}
-
-/// Why a pattern does not compile; `description` follows `pace: `.
-public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
-}
-
-/// Matches a pattern at `start` (a prefix of the text; what follows is free).
-func parsePattern(_ pattern: TimePattern, _ text: UnsafeRawBufferPointer, from start: Int, context: YearContext) -> FormatResult {
-    .noMatch
-}
