@@ -73,14 +73,14 @@ struct SplitMix64 {
 }
 
 /// Which policy a random stream runs through.
-enum Variant: String, CaseIterable, CustomTestStringConvertible {
+enum PolicyVariant: String, CaseIterable, CustomTestStringConvertible {
     case debounce, debounceMaxWait, leading, throttleFirst, throttleLast
 
     var testDescription: String { rawValue }
 }
 
 struct RandomCase: CustomStringConvertible {
-    var variant: Variant
+    var variant: PolicyVariant
     var keyed: Bool
     var seed: UInt64
     var policy: ReferencePolicy
@@ -101,12 +101,12 @@ struct RandomCase: CustomStringConvertible {
     static let fewKeys = ["", "a", "b", "a-key-longer-than-8-bytes-1", "a-key-longer-than-8-bytes-2"]
     static let manyKeys = (0..<60).map { "key\($0)" }
 
-    init(variant: Variant, keyed: Bool, seed: UInt64, manyKeys: Bool = false) {
+    init(variant: PolicyVariant, keyed: Bool, seed: UInt64, manyKeys: Bool = false) {
         self.variant = variant
         self.keyed = keyed
         self.seed = seed
         // Mix the variant and keying in, so each combination sees other streams.
-        let variantIndex = UInt64(Variant.allCases.firstIndex(of: variant)!)
+        let variantIndex = UInt64(PolicyVariant.allCases.firstIndex(of: variant)!)
         var rng = SplitMix64(seed: seed &* 0x1_0000 &+ variantIndex &* 2 &+ (keyed ? 1 : 0))
         let g = Self.grid
 
@@ -267,14 +267,14 @@ private func shrink(_ c: RandomCase) -> [ReferenceEvent] {
         return checked
     }
 
-    @Test(arguments: Variant.allCases, [false, true])
-    func matchesTheReferenceModel(variant: Variant, keyed: Bool) {
+    @Test(arguments: PolicyVariant.allCases, [false, true])
+    func matchesTheReferenceModel(variant: PolicyVariant, keyed: Bool) {
         let checked = check((1...Self.seedsPerCombination).lazy.map { RandomCase(variant: variant, keyed: keyed, seed: $0) })
         #expect(checked == Int(Self.seedsPerCombination))
     }
 
-    @Test(arguments: Variant.allCases)
-    func matchesTheReferenceModelWithManyKeysComingAndGoing(variant: Variant) {
+    @Test(arguments: PolicyVariant.allCases)
+    func matchesTheReferenceModelWithManyKeysComingAndGoing(variant: PolicyVariant) {
         let checked = check((1...Self.manyKeySeeds).lazy.map { RandomCase(variant: variant, keyed: true, seed: $0, manyKeys: true) })
         #expect(checked == Int(Self.manyKeySeeds))
     }
@@ -286,7 +286,7 @@ private func shrink(_ c: RandomCase) -> [ReferenceEvent] {
         var onADeadline = 0
         var events = 0
         var keyedLiveChecks = 0
-        for variant in Variant.allCases {
+        for variant in PolicyVariant.allCases {
             for seed in 1...Self.seedsPerCombination {
                 let c = RandomCase(variant: variant, keyed: true, seed: seed)
                 let window: Nanoseconds
@@ -304,7 +304,7 @@ private func shrink(_ c: RandomCase) -> [ReferenceEvent] {
         }
         #expect(sameInstant * 5 > events, "at least a fifth of events share the previous one's instant")
         #expect(onADeadline * 3 > events, "at least a third land exactly D after an earlier event")
-        #expect(keyedLiveChecks * 2 > Variant.allCases.count * Int(Self.seedsPerCombination), "most keyed streams get the live-end check")
+        #expect(keyedLiveChecks * 2 > PolicyVariant.allCases.count * Int(Self.seedsPerCombination), "most keyed streams get the live-end check")
     }
 
     @Test func sameSeedSameStream() {
