@@ -57,7 +57,7 @@ extension Formats {
         /// The first fit is kept for every later line.
         @Test func theDetectedFormatSticks() {
             let lines = ["Nov 29 12:00:00 a", "2026-11-29T12:00:01Z b", "Nov 29 12:00:02 c"]
-            #expect(readAll(lines, format: .auto) == [at(ns(nov29)), .bad(.noMatch(format: "auto")), at(ns(nov29 + 2))])
+            #expect(readAll(lines, format: .auto) == [at(ns(nov29)), .bad(.noMatchDetected(format: "syslog")), at(ns(nov29 + 2))])
         }
 
         /// Year inference works for syslog found by `auto` too.
