@@ -4,19 +4,6 @@
 import Testing
 @testable import PaceCore
 
-/// SplitMix64: a small deterministic generator for reproducible streams.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func find(_ table: KeyTable, _ key: String) -> Int32? {
     var key = key
     return key.withUTF8 { table.find(UnsafeRawBufferPointer($0), hash: hashBytes(UnsafeRawBufferPointer($0))) }
@@ -31,7 +18,7 @@ private func insert(_ table: inout KeyTable, _ key: String, slot: Int32) {
 struct KeyTableTests {
     @Test("random inserts and removals agree with a dictionary", arguments: [1, 2, 3] as [UInt64])
     func keyTableMatchesModel(seed: UInt64) {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var table = KeyTable()
         var model: [String: Int32] = [:]
         var free: [Int32] = []
@@ -69,7 +56,7 @@ struct KeyTableTests {
     @Test("the timer queue pops by due time, then by the order timers were set, and moves timers in place",
           arguments: [7, 8, 9] as [UInt64])
     func timerQueueMatchesModel(seed: UInt64) {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var queue = TimerQueue()
         // Model: slot -> (due, order set).
         var model: [Int32: (Instant, Int)] = [:]
