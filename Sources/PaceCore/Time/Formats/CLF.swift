@@ -21,13 +21,7 @@ func scanCLF(_ text: StampBytes, from start: Int, into stamp: inout CivilStamp) 
           let year = fourDigits(text, at: monthEnd + 1)
     else { return nil }
     var i = monthEnd + 5
-    guard text[i] == UInt8(ascii: ":"),
-          let hour = twoDigits(text, at: i + 1),
-          text[i + 3] == UInt8(ascii: ":"),
-          let minute = twoDigits(text, at: i + 4),
-          text[i + 6] == UInt8(ascii: ":"),
-          let second = twoDigits(text, at: i + 7)
-    else { return nil }
+    guard text[i] == UInt8(ascii: ":"), let (hour, minute, second) = clockTime(text, at: i + 1) else { return nil }
     i += 9
     (stamp.year, stamp.month, stamp.day) = (year, month, day)
     (stamp.hour, stamp.minute, stamp.second) = (hour, minute, second)

@@ -22,12 +22,7 @@ func scanSyslog(_ text: StampBytes, from start: Int, into stamp: inout CivilStam
     else { return nil }
     i = dayEnd
     while text[i] == UInt8(ascii: " ") { i += 1 }
-    guard let hour = twoDigits(text, at: i),
-          text[i + 2] == UInt8(ascii: ":"),
-          let minute = twoDigits(text, at: i + 3),
-          text[i + 5] == UInt8(ascii: ":"),
-          let second = twoDigits(text, at: i + 6)
-    else { return nil }
+    guard let (hour, minute, second) = clockTime(text, at: i) else { return nil }
     i += 8
     (stamp.month, stamp.day, stamp.hour, stamp.minute, stamp.second) = (month, day, hour, minute, second)
     if let (nanoseconds, end) = separatedFraction(text, at: i, allowComma: false) {

@@ -41,6 +41,18 @@ func fourDigits(_ text: StampBytes, at i: Int) -> Int? {
     return high &* 100 &+ low
 }
 
+/// `HH:MM:SS`, two digits each, at `i` (syslog and clf write the clock so).
+@inline(__always)
+func clockTime(_ text: StampBytes, at i: Int) -> (hour: Int, minute: Int, second: Int)? {
+    guard let hour = twoDigits(text, at: i),
+          text[i + 2] == UInt8(ascii: ":"),
+          let minute = twoDigits(text, at: i + 3),
+          text[i + 5] == UInt8(ascii: ":"),
+          let second = twoDigits(text, at: i + 6)
+    else { return nil }
+    return (hour, minute, second)
+}
+
 /// One to `maxDigits` (at most 18) digits at `i`, as many as there are: the
 /// value and the end. Greedy, so `%m%d` reads `1109` as November 9.
 @inline(__always)
