@@ -1,0 +1,124 @@
+// Live mode's clock: what time it is, and a way to sleep until input is
+// readable, a deadline comes, or a signal arrives. The live loop sees only the
+// LiveClock protocol, so its logic runs in unit tests on a scripted clock that
+// never sleeps; SystemLiveClock is the real one, built once by the executable.
+//
+// The real wait is ppoll(2): a nanosecond timeout (poll's milliseconds would
+// have to be rounded up, making every timer up to 1 ms late) and a signal mask
+// swapped in atomically for the wait, so SIGINT and SIGTERM can stay blocked
+// everywhere else and a signal arriving just before the wait is delivered in
+// it instead of being noticed only at the next line.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a wait ended.
+public enum LiveWake: Equatable, Sendable {
+    /// The input is readable: data, end of input, or an error that read(2)
+    /// will report.
+    case inputReady
+    /// The deadline came.
+    case deadline
+    /// A signal interrupted the wait (the loop asks which one).
+    case interrupted
+    /// stdout's reader went away (a pipe with no reader left): pace can
+    /// stop at once instead of at its next write.
+    case outputClosed
+}
+
+/// The clock live mode runs on.
+public protocol LiveClock {
+    /// The wall clock (CLOCK_REALTIME), nanoseconds since the Unix epoch. Read
+    /// once, at start, to anchor the recorded timeline.
+    mutating func wallClockNow() -> Instant
+    /// The monotonic clock (CLOCK_MONOTONIC), nanoseconds since an arbitrary
+    /// origin: the clock events are timed on.
+    mutating func monotonicNow() -> Instant
+    /// Blocks until the input is readable, the monotonic clock reaches
+    /// `deadline` (never, if nil), a signal arrives, or stdout's reader goes
+    /// away. Never returns `.deadline` before the deadline.
+    mutating func wait(until deadline: Instant?) -> LiveWake
+}
+
+// MARK: - The system clock
+
+/// ppoll(2), found at run time: Swift's Glibc module leaves it out (poll.h
+/// declares it only under _GNU_SOURCE), and glibc has exported it since 2.4.
+/// Calling it through a `@convention(c)` pointer keeps the C calling
+/// convention, which a `@_silgen_name` declaration would not guarantee.
+private typealias PPoll = @convention(c) (
+    UnsafeMutablePointer<pollfd>?, nfds_t, UnsafePointer<timespec>?, UnsafePointer<sigset_t>?
+) -> Int32
+
+private let ppollFunction: PPoll = {
+    guard let symbol = dlsym(nil, "ppoll") else { preconditionFailure("SystemLiveClock: libc has no ppoll") }
+    return unsafeBitCast(symbol, to: PPoll.self)
+}()
+
+/// The real clock: clock_gettime(2) and ppoll(2) on the input and stdout.
+public struct SystemLiveClock: LiveClock {
+    private let inputFD: Int32
+    /// stdout, watched for its reader going away; -1 once ppoll said the
+    /// descriptor is not open (it would say so on every call: a spin).
+    private var outputFD: Int32
+    private var waitMask: sigset_t
+
+    /// - Parameters:
+    ///   - inputFD: the descriptor lines are read from.
+    ///   - outputFD: stdout; a pipe whose reader has gone reports POLLERR
+    ///     without being asked, so it is polled for no event at all.
+    ///   - signalMaskWhileWaiting: the signal mask during a wait. The caller
+    ///     blocks SIGINT and SIGTERM and passes a mask with them unblocked.
+    public init(inputFD: Int32, outputFD: Int32, signalMaskWhileWaiting: sigset_t) {
+        self.inputFD = inputFD
+        self.outputFD = outputFD
+        self.waitMask = signalMaskWhileWaiting
+    }
+
+    public func wallClockNow() -> Instant { read(CLOCK_REALTIME) }
+
+    public func monotonicNow() -> Instant { read(CLOCK_MONOTONIC) }
+
+    private func read(_ clock: clockid_t) -> Instant {
+        var now = timespec()
+        clock_gettime(clock, &now)
+        return Instant(now.tv_sec) &* 1_000_000_000 &+ Instant(now.tv_nsec)
+    }
+
+    public mutating func wait(until deadline: Instant?) -> LiveWake {
+        var fds = (pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: outputFD, events: 0, revents: 0))
+        var timeout = timespec()
+        if let deadline {
+            // Relative to a reading taken just now: the wait can only end
+            // later than the deadline, never earlier, so no wake-up is wasted.
+            let remaining = max(0, deadline.saturatingAdd(-monotonicNow()))
+            timeout.tv_sec = Int(remaining / 1_000_000_000)
+            timeout.tv_nsec = Int(remaining % 1_000_000_000)
+        }
+        let ready = withUnsafeMutableBytes(of: &fds) { raw in
+            withUnsafePointer(to: &waitMask) { mask in
+                withUnsafePointer(to: &timeout) { timeout in
+                    ppollFunction(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2,
+                                  deadline == nil ? nil : timeout, mask)
+                }
+            }
+        }
+        if ready < 0 {
+            // EINTR is a signal. Anything else (ENOMEM) is reported as input
+            // being ready: the read that follows either works or reports a
+            // real error, and the loop never spins on a failing ppoll.
+            return errno == EINTR ? .interrupted : .inputReady
+        }
+        if ready == 0 { return .deadline }
+        let output = Int32(fds.1.revents)
+        if output & Int32(POLLNVAL) != 0 { outputFD = -1 }
+        if output & (Int32(POLLERR) | Int32(POLLHUP)) != 0 { return .outputClosed }
+        if fds.0.revents != 0 { return .inputReady }
+        // Only the POLLNVAL on stdout: wait again, without watching it.
+        return deadline.map { monotonicNow() >= $0 } == true ? .deadline : wait(until: deadline)
+    }
+}
