@@ -43,23 +43,6 @@ func installSignalHandlers() {
     signal(SIGPIPE, SIG_IGN)
 }
 
-/// Live mode: blocks SIGINT and SIGTERM and returns the mask to wait with,
-/// which unblocks them. The live clock's ppoll swaps that mask in atomically,
-/// so a signal is delivered only inside the wait: one that arrives after the
-/// loop checked `receivedSignal` interrupts the wait at once instead of
-/// waiting for the next line or timer.
-func deferTerminationSignals() -> sigset_t {
-    var deferred = sigset_t()
-    sigemptyset(&deferred)
-    sigaddset(&deferred, SIGINT)
-    sigaddset(&deferred, SIGTERM)
-    var waiting = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &deferred, &waiting)
-    sigdelset(&waiting, SIGINT)
-    sigdelset(&waiting, SIGTERM)
-    return waiting
-}
-
 // MARK: - Main
 
 func currentUTCYear() -> Int {
@@ -124,7 +107,10 @@ func run() -> Int32 {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
                            pendingSignal: { receivedSignal })
     } else {
-        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1, signalMaskWhileWaiting: deferTerminationSignals())
+        // The live clock keeps SIGINT and SIGTERM blocked except while it
+        // waits, so that a signal cannot slip in between the loop's check of
+        // `receivedSignal` and the wait.
+        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1, deferredSignals: [SIGINT, SIGTERM])
         report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
                          pendingSignal: { receivedSignal })
     }

@@ -7,7 +7,8 @@
 // have to be rounded up, making every timer up to 1 ms late) and a signal mask
 // swapped in atomically for the wait, so SIGINT and SIGTERM can stay blocked
 // everywhere else and a signal arriving just before the wait is delivered in
-// it instead of being noticed only at the next line.
+// it instead of being noticed only at the next line (the race between
+// checking a flag and blocking, closed).
 
 #if canImport(Glibc)
 import Glibc
@@ -59,23 +60,32 @@ private let ppollFunction: PPoll = {
 }()
 
 /// The real clock: clock_gettime(2) and ppoll(2) on the input and stdout.
+///
+/// It keeps the signals it defers (SIGINT, SIGTERM) blocked except inside
+/// its wait. Building one blocks them; their handlers (installed by the
+/// executable) then run only while pace waits, or at the check after a wait
+/// that ended for another reason.
 public struct SystemLiveClock: LiveClock {
     private let inputFD: Int32
     /// stdout, watched for its reader going away; -1 once ppoll said the
     /// descriptor is not open (it would say so on every call: a spin).
     private var outputFD: Int32
-    private var waitMask: sigset_t
+    private var deferred = sigset_t()
+    /// The signal mask during a wait: the one before, minus the deferred.
+    private var waitMask = sigset_t()
 
     /// - Parameters:
     ///   - inputFD: the descriptor lines are read from.
     ///   - outputFD: stdout; a pipe whose reader has gone reports POLLERR
     ///     without being asked, so it is polled for no event at all.
-    ///   - signalMaskWhileWaiting: the signal mask during a wait. The caller
-    ///     blocks SIGINT and SIGTERM and passes a mask with them unblocked.
-    public init(inputFD: Int32, outputFD: Int32, signalMaskWhileWaiting: sigset_t) {
+    ///   - deferredSignals: signals to deliver only inside the wait.
+    public init(inputFD: Int32, outputFD: Int32, deferredSignals: [Int32]) {
         self.inputFD = inputFD
         self.outputFD = outputFD
-        self.waitMask = signalMaskWhileWaiting
+        sigemptyset(&deferred)
+        for signal in deferredSignals { sigaddset(&deferred, signal) }
+        pthread_sigmask(SIG_BLOCK, &deferred, &waitMask)
+        for signal in deferredSignals { sigdelset(&waitMask, signal) }
     }
 
     public func wallClockNow() -> Instant { read(CLOCK_REALTIME) }
@@ -113,6 +123,10 @@ public struct SystemLiveClock: LiveClock {
             // real error, and the loop never spins on a failing ppoll.
             return errno == EINTR ? .interrupted : .inputReady
         }
+        // ppoll delivers a pending signal only when it has nothing else to
+        // report: with input always ready (a steady stream) or the deadline
+        // already passed, a SIGINT would stay pending for good.
+        if deliverPendingSignals() { return .interrupted }
         if ready == 0 { return .deadline }
         let output = Int32(fds.1.revents)
         if output & Int32(POLLNVAL) != 0 { outputFD = -1 }
@@ -120,5 +134,21 @@ public struct SystemLiveClock: LiveClock {
         if fds.0.revents != 0 { return .inputReady }
         // Only the POLLNVAL on stdout: wait again, without watching it.
         return deadline.map { monotonicNow() >= $0 } == true ? .deadline : wait(until: deadline)
+    }
+
+    /// Runs the handlers of deferred signals that are pending, by unblocking
+    /// them for a moment; true if there were any.
+    private mutating func deliverPendingSignals() -> Bool {
+        var pending = sigset_t()
+        sigpending(&pending)
+        var any = false
+        for signal in 1..<Int32(32) where sigismember(&deferred, signal) == 1 && sigismember(&pending, signal) == 1 {
+            any = true
+        }
+        guard any else { return false }
+        // The kernel delivers them on the way out of this call.
+        pthread_sigmask(SIG_UNBLOCK, &deferred, nil)
+        pthread_sigmask(SIG_BLOCK, &deferred, nil)
+        return true
     }
 }
