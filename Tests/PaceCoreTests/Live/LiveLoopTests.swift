@@ -11,6 +11,23 @@ import Darwin
 import Testing
 import PaceCore
 
+/// Offsets in milliseconds.
+private func ms(_ value: Double) -> Nanoseconds { Nanoseconds((value * 1_000_000).rounded()) }
+
+/// 2026-11-29T12:00:00.123456789Z: a wall clock with sub-microsecond digits.
+private let wallAtStart: Instant = 1_795_953_600_123_456_789
+
+/// The instant live mode gives something `offset` after the start.
+private func liveInstant(_ offset: Nanoseconds) -> Instant {
+    LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0).instant(atMonotonic: offset)
+}
+
+private func runScripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step: ScriptedClock.Step)],
+                         lateness: Nanoseconds = 0, wallAtStart start: Instant = wallAtStart,
+                         recordFD: Int32? = nil, recording: Bool = false) -> LiveRun {
+    LiveRun.scripted(arguments, steps, lateness: lateness, wallAtStart: start, recordFD: recordFD, recording: recording)
+}
+
 /// The monotonic offset the loop should wake at for a timer due at `instant`.
 private func wake(at instant: Instant) -> Nanoseconds {
     let timeline = LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0)
@@ -45,7 +62,7 @@ struct LiveLoopTests {
     func throttleLastWindowEndsWhileStreaming() {
         // An event every 30 ms, from 0 to 300 ms: the windows end at 100, 200,
         // 300 and 400 ms while lines keep coming.
-        var steps: [(at: Nanoseconds, step: Step)] = (0...10).map { i in (ms(Double(30 * i)), .input("e\(i)\n")) }
+        var steps: [(at: Nanoseconds, step: ScriptedClock.Step)] = (0...10).map { i in (ms(Double(30 * i)), .input("e\(i)\n")) }
         steps.append((ms(1000), .endOfInput))
         let run = runScripted(["--throttle-last", "100ms"], steps, lateness: ms(2))
         let start = liveInstant(0)
@@ -61,7 +78,7 @@ struct LiveLoopTests {
 
     @Test("max-wait releases a line during a burst that never pauses")
     func maxWaitWhileStreaming() {
-        var steps: [(at: Nanoseconds, step: Step)] = (0..<20).map { i in (ms(Double(20 * i)), .input("e\(i)\n")) }
+        var steps: [(at: Nanoseconds, step: ScriptedClock.Step)] = (0..<20).map { i in (ms(Double(20 * i)), .input("e\(i)\n")) }
         steps.append((ms(1000), .endOfInput))
         let run = runScripted(["--debounce", "50ms", "--max-wait", "150ms"], steps)
         let start = liveInstant(0)
@@ -210,7 +227,7 @@ struct LiveLoopTests {
         let nearlyWindow = ms(100) - 800
         let burst: [Nanoseconds] = [100, ms(30) + 100, ms(60) + 100, ms(90) + 100, 100 + nearlyWindow]
         let pair: [Nanoseconds] = [ms(2000) + 100, ms(2000) + 100 + nearlyWindow, ms(2200)]
-        var steps: [(at: Nanoseconds, step: Step)] = burst.enumerated().map { i, t in (t, .input("b\(i) k0\n")) }
+        var steps: [(at: Nanoseconds, step: ScriptedClock.Step)] = burst.enumerated().map { i, t in (t, .input("b\(i) k0\n")) }
         steps += [(pair[0], .input("p0 k1\n")), (pair[1], .input("p1 k1\n")), (pair[2], .input("p2 k0\n"))]
         steps.append((ms(4000), .endOfInput))
         let arguments = policy + ["--emit-time", "--record", "r"]
@@ -221,8 +238,8 @@ struct LiveLoopTests {
             Issue.record("bad arguments")
             return
         }
-        let input = Pipe()
-        let output = Pipe()
+        let input = ScriptedClock.Pipe()
+        let output = ScriptedClock.Pipe()
         var recordBytes = record
         recordBytes.withUTF8 { bytes in _ = write(input.writer, bytes.baseAddress, bytes.count) }
         close(input.writer)

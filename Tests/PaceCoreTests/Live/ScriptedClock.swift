@@ -12,21 +12,23 @@ import Darwin
 import Testing
 import PaceCore
 
-/// What happens at a scripted instant.
-enum Step {
-    /// These bytes arrive on the input.
-    case input(String)
-    /// The input's writer closes its end.
-    case endOfInput
-    /// A signal arrives (SIGINT, SIGTERM).
-    case signal(Int32)
-    /// stdout's reader goes away.
-    case outputClosed
-}
+extension ScriptedClock {
+    /// What happens at a scripted instant.
+    enum Step {
+        /// These bytes arrive on the input.
+        case input(String)
+        /// The input's writer closes its end.
+        case endOfInput
+        /// A signal arrives (SIGINT, SIGTERM).
+        case signal(Int32)
+        /// stdout's reader goes away.
+        case outputClosed
+    }
 
-/// The signal the loop's `pendingSignal` reports; set by the clock.
-final class SignalFlag {
-    var number: Int32 = 0
+    /// The signal the loop's `pendingSignal` reports; set by the clock.
+    final class SignalFlag {
+        var number: Int32 = 0
+    }
 }
 
 struct ScriptedClock: LiveClock {
@@ -100,40 +102,31 @@ struct ScriptedClock: LiveClock {
     }
 }
 
-/// A pipe's two ends.
-struct Pipe {
-    let reader: Int32
-    let writer: Int32
+extension ScriptedClock {
+    /// A pipe's two ends: the scripted input, and output read back in tests.
+    struct Pipe {
+        let reader: Int32
+        let writer: Int32
 
-    init() {
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0, "pipe: \(errno)")
-        reader = fds[0]
-        writer = fds[1]
-    }
-
-    /// Everything written so far (the writer must be closed).
-    func readAll() -> String {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = read(reader, &chunk, chunk.count)
-            if n <= 0 { break }
-            bytes += chunk[..<n]
+        init() {
+            var fds: [Int32] = [0, 0]
+            precondition(pipe(&fds) == 0, "pipe: \(errno)")
+            reader = fds[0]
+            writer = fds[1]
         }
-        return String(decoding: bytes, as: UTF8.self)
+
+        /// Everything written so far (the writer must be closed).
+        func readAll() -> String {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(reader, &chunk, chunk.count)
+                if n <= 0 { break }
+                bytes += chunk[..<n]
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
-}
-
-/// Time helpers: offsets in milliseconds, instants on the recorded timeline.
-func ms(_ value: Double) -> Nanoseconds { Nanoseconds((value * 1_000_000).rounded()) }
-
-/// 2026-11-29T12:00:00.123456789Z: a wall clock with sub-microsecond digits.
-let wallAtStart: Instant = 1_795_953_600_123_456_789
-
-/// The instant live mode gives something `offset` after the start.
-func liveInstant(_ offset: Nanoseconds) -> Instant {
-    LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0).instant(atMonotonic: offset)
 }
 
 /// The result of a scripted live run.
@@ -145,30 +138,33 @@ struct LiveRun {
     var record: String?
 }
 
-/// Runs live mode with `arguments` (parsed as pace would) over `steps`.
-func runScripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step: Step)], lateness: Nanoseconds = 0,
-                 wallAtStart: Instant = wallAtStart, recordFD: Int32? = nil, recording: Bool = false) -> LiveRun {
-    guard case let .success(.run(configuration)) = parseArguments(arguments) else {
-        preconditionFailure("bad arguments \(arguments)")
+extension LiveRun {
+    /// Runs live mode with `arguments` (parsed as pace would) over `steps`.
+    static func scripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step: ScriptedClock.Step)],
+                         lateness: Nanoseconds = 0, wallAtStart: Instant, recordFD: Int32? = nil,
+                         recording: Bool = false) -> LiveRun {
+        guard case let .success(.run(configuration)) = parseArguments(arguments) else {
+            preconditionFailure("bad arguments \(arguments)")
+        }
+        let input = ScriptedClock.Pipe()
+        let record = recording ? ScriptedClock.Pipe() : nil
+        var clock = ScriptedClock(wallAtStart: wallAtStart, steps: steps, lateness: lateness, inputWriter: input.writer)
+        var reader = LineReader(fd: input.reader)
+        var sink = RecordingSink()
+        let signal = clock.signal
+        let report = runLive(configuration, clock: &clock, input: &reader, output: &sink,
+                             recordFD: record?.writer ?? recordFD, pendingSignal: { signal.number })
+        var recorded: String?
+        if let record {
+            close(record.writer)
+            recorded = record.readAll()
+            close(record.reader)
+        }
+        close(input.reader)
+        // The writer is closed by an .endOfInput step; close it otherwise.
+        if !steps.contains(where: { if case .endOfInput = $0.step { return true } else { return false } }) {
+            close(input.writer)
+        }
+        return LiveRun(report: report, emissions: sink.emissions, waits: clock.waits, record: recorded)
     }
-    let input = Pipe()
-    let record = recording ? Pipe() : nil
-    var clock = ScriptedClock(wallAtStart: wallAtStart, steps: steps, lateness: lateness, inputWriter: input.writer)
-    var reader = LineReader(fd: input.reader)
-    var sink = RecordingSink()
-    let signal = clock.signal
-    let report = runLive(configuration, clock: &clock, input: &reader, output: &sink,
-                         recordFD: record?.writer ?? recordFD, pendingSignal: { signal.number })
-    var recorded: String?
-    if let record {
-        close(record.writer)
-        recorded = record.readAll()
-        close(record.reader)
-    }
-    close(input.reader)
-    // The writer is closed by an .endOfInput step; close it otherwise.
-    if !steps.contains(where: { if case .endOfInput = $0.step { return true } else { return false } }) {
-        close(input.writer)
-    }
-    return LiveRun(report: report, emissions: sink.emissions, waits: clock.waits, record: recorded)
 }
