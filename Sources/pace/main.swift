@@ -120,7 +120,11 @@ func run() -> Int32 {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
                            pendingSignal: { receivedSignal })
     } else {
-        report = runLive(configuration, input: &input, inputFD: inputFD, outputFD: 1, recordFD: recordFD,
+        // The live clock keeps SIGINT and SIGTERM blocked except while it
+        // waits, so that a signal cannot slip in between the loop's check of
+        // `receivedSignal` and the wait.
+        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1, deferredSignals: [SIGINT, SIGTERM])
+        report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
                          pendingSignal: { receivedSignal })
     }
 
