@@ -11,15 +11,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The `pace` executable next to the test bundle (SwiftPM builds both into
-/// the same directory, `.build/debug` or `<scratch path>/debug`).
-private let paceURL: URL = {
-    var path = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &path, path.count - 1)
-    let me = n > 0 ? String(decoding: path[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-    return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("pace")
-}()
-
 private func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
@@ -41,7 +32,7 @@ private final class PaceProcess {
     init(_ arguments: [String]) throws {
         // A write to a pace that has exited must fail, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
-        process.executableURL = paceURL
+        process.executableURL = Pace.binary
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
