@@ -31,15 +31,28 @@ nonisolated(unsafe) var receivedSignal: sig_atomic_t = 0
 
 /// SIGINT and SIGTERM end input (pending lines are still emitted). Installed
 /// without SA_RESTART so that a blocking read returns EINTR and the loops see
-/// the signal at once. SIGPIPE is ignored: a closed stdout shows up as EPIPE,
-/// which ends pace quietly.
+/// the signal at once. A signal ignored when pace starts stays ignored, as
+/// Unix tools do (a shell starts background jobs with SIGINT ignored, so that
+/// Ctrl-C reaches only the foreground job). SIGPIPE is ignored: a closed
+/// stdout shows up as EPIPE, which ends pace quietly.
 func installSignalHandlers() {
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in receivedSignal = signal }
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0
-    sigaction(SIGINT, &action, nil)
-    sigaction(SIGTERM, &action, nil)
+    // A parent may hand pace a mask that blocks them (Foundation's Process
+    // does); handled signals must be deliverable.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for number in [SIGINT, SIGTERM] {
+        sigaddset(&handled, number)
+        var previous = sigaction()
+        sigaction(number, nil, &previous)
+        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
+        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == ignored { continue }
+        sigaction(number, &action, nil)
+    }
+    sigprocmask(SIG_UNBLOCK, &handled, nil)
     signal(SIGPIPE, SIG_IGN)
 }
 
@@ -107,7 +120,11 @@ func run() -> Int32 {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
                            pendingSignal: { receivedSignal })
     } else {
-        report = runLive(configuration, input: &input, inputFD: inputFD, outputFD: 1, recordFD: recordFD,
+        // The live clock keeps SIGINT and SIGTERM blocked except while it
+        // waits, so that a signal cannot slip in between the loop's check of
+        // `receivedSignal` and the wait.
+        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1, deferredSignals: [SIGINT, SIGTERM])
+        report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
                          pendingSignal: { receivedSignal })
     }
 

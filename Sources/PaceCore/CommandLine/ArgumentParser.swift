@@ -86,7 +86,8 @@ func readTyped(_ arguments: [String]) throws(UsageError) -> TypedArguments {
 }
 
 private func unknownOptionMessage(_ spelling: String) -> String {
-    let all = flagTable.flatMap(\.names)
+    // Only long names are suggested: '-x' is not a typo of '-h'.
+    let all = flagTable.flatMap(\.names).filter { $0.hasPrefix("--") }
     let best = all.map { ($0, editDistance($0, spelling)) }.min { $0.1 < $1.1 }
     if let (name, distance) = best, distance <= max(2, spelling.count / 3) {
         return "unknown option '\(spelling)' (did you mean '\(name)'?)"

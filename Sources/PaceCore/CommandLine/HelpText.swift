@@ -4,7 +4,7 @@
 
 public func helpText(width: Int = 80) -> String {
     var out = """
-        OVERVIEW: Rate-limit a stream of lines: debounce or throttle them, live or replayed.
+        OVERVIEW: Rate-limit a stream of lines: debounce or throttle, live or replayed.
 
         pace reads lines as timestamped events, passes them through one policy,
         and writes the lines that survive to stdout, byte for byte. Live, time is

@@ -34,6 +34,8 @@ public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
     case missingField(Int)
     /// Nothing at the time field fits the format (named, for the message).
     case noMatch(format: String)
+    /// Nothing fits the format `auto` settled on at an earlier line.
+    case noMatchDetected(format: String)
     /// It fits, but names an impossible date or time (month 13, Feb 30, 24:00).
     case impossible(format: String)
     /// It fits, but lies outside what pace can represent (about 1678 to 2262).
@@ -47,6 +49,8 @@ public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
         case let .noMatch(format) where format == "auto":
             return "no timestamp recognised (tried iso8601, clf, syslog, unix, unix-ms, offset; see --time-format)"
         case let .noMatch(format): return "timestamp does not match --time-format \(format)"
+        case let .noMatchDetected(format):
+            return "timestamp does not match \(format), the format --time-format auto found on the first timestamped line"
         case let .impossible(format): return "impossible date or time for --time-format \(format)"
         case .outOfRange: return "timestamp out of range (pace handles years 1678 to 2261)"
         case .recordWithoutTab: return "not a --record line (expected seconds and a TAB)"

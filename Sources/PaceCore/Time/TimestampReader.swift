@@ -71,14 +71,21 @@ public struct TimestampReader {
         switch result {
         case let .time(t, length):
             let end = start + length
-            if end < line.count && !isTimestampTerminator(line[end]) { return .bad(.noMatch(format: format.name)) }
+            if end < line.count && !isTimestampTerminator(line[end]) { return noMatch }
             note(t)
             return .time(t, contentStart: 0)
         case .noMatch:
-            return .bad(.noMatch(format: format.name))
+            return noMatch
         case let .bad(why):
             return .bad(why)
         }
+    }
+
+    /// A line the format does not fit, named after the format `auto`
+    /// settled on when it settled on one.
+    private var noMatch: TimeReading {
+        if let detected { return .bad(.noMatchDetected(format: detected.name)) }
+        return .bad(.noMatch(format: format.name))
     }
 
     private mutating func readAnyFormat(_ line: UnsafeRawBufferPointer) -> TimeReading {
@@ -101,7 +108,7 @@ public struct TimestampReader {
             note(t)
             return .time(t, contentStart: 0)
         case .noMatch:
-            return .bad(.noMatch(format: format.name))
+            return noMatch
         case let .bad(why):
             return .bad(why)
         }

@@ -1,31 +1,28 @@
-// PLACEHOLDER (issue 3 replaces this file): iso8601, clf, syslog and
-// strptime-style patterns. Until then they match nothing.
-
-/// A compiled strptime-style `--time-format` pattern.
-public struct TimePattern: Equatable, Sendable {
-    /// The pattern as the user typed it.
-    public let source: String
-
-    /// Compiles `source`; the error message names the unknown directive.
-    public static func compile(_ source: String) -> Result<TimePattern, PatternError> {
-        .success(TimePattern(source: source))
-    }
-
-    /// True when the pattern begins with `[` (it matches the bracket itself).
-    var beginsWithBracket: Bool { source.utf8.first == UInt8(ascii: "[") }
-}
-
-/// Why a pattern does not compile; `description` follows `pace: `.
-public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
-}
+// The named calendar formats (`iso8601`, `clf`, `syslog`): each one's scanner
+// reads the shape, then this checks SPEC's boundary rule and the calendar.
+// The shape and the boundary come first, so that only text that really has
+// the format's shape can be called impossible: under `auto`, `2026-13-01x` is
+// simply not iso8601, while `2026-13-01T00:00Z` is an impossible one.
 
 /// Parses a calendar timestamp (`.iso8601`, `.clf`, `.syslog`) at `start`.
 func parseCalendar(_ format: TimeFormat, _ text: UnsafeRawBufferPointer, from start: Int, context: YearContext) -> FormatResult {
-    .noMatch
-}
-
-/// Matches a pattern at `start` (a prefix of the text; what follows is free).
-func parsePattern(_ pattern: TimePattern, _ text: UnsafeRawBufferPointer, from start: Int, context: YearContext) -> FormatResult {
-    .noMatch
+    let bytes = StampBytes(text)
+    var stamp = CivilStamp()
+    let scanned: Int?
+    let hasYear: Bool
+    switch format {
+    case .iso8601: (scanned, hasYear) = (scanISO8601(bytes, from: start, into: &stamp), true)
+    case .clf: (scanned, hasYear) = (scanCLF(bytes, from: start, into: &stamp), true)
+    case .syslog: (scanned, hasYear) = (scanSyslog(bytes, from: start, into: &stamp), false)
+    case .auto, .unix, .unixMs, .offset, .record, .pattern:
+        preconditionFailure("parseCalendar: \(format.name) is not a calendar format")
+    }
+    guard let end = scanned else { return .noMatch }
+    if end < bytes.count && !isTimestampTerminator(bytes[end]) { return .noMatch }
+    let resolution = hasYear ? stamp.resolved : resolveYearless(stamp, context: context)
+    switch resolution {
+    case let .instant(t): return .time(t, length: end - start)
+    case .impossible: return .bad(.impossible(format: format.name))
+    case .outOfRange: return .bad(.outOfRange)
+    }
 }

@@ -1,0 +1,102 @@
+// Bad input and faults, replay side: nothing crashes, nothing is lost
+// silently, every failure says `pace: ...` with SPEC's exit code.
+
+import Foundation
+import Testing
+
+@Suite("Robustness, end to end")
+struct RobustnessEndToEndTests {
+    @Test("a 100 MB line is one event, written back byte for byte")
+    func hugeLine() throws {
+        var input = Array("1s ".utf8)
+        input += [UInt8](repeating: UInt8(ascii: "x"), count: 100 * 1024 * 1024)
+        input += Array("\n2s tail\n".utf8)
+        let result = try Pace.run(["--debounce", "100ms", "--replay"], stdin: input)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.count == input.count)
+        #expect(result.stdout == input)
+    }
+
+    @Test("lines of only blanks have no time field; binary garbage is a bad timestamp, not a crash")
+    func blanksAndGarbage() throws {
+        let input: [UInt8] = Array("1s a\n   \t \n".utf8) + [0x00, 0xFF, 0x80, 0x1B, 0x5B, 0x0A] + Array("2s b\n".utf8)
+        let skip = try Pace.run(["--throttle", "1ms", "--replay", "--on-bad-time", "skip", "--stats"], stdin: input)
+        #expect(skip.stdoutText == "1s a\n2s b\n")
+        #expect(skip.stderr.contains("  bad-time lines:      2\n"))
+        let error = try Pace.run(["--throttle", "1ms", "--replay"], stdin: input)
+        #expect(error == PaceResult(stdout: Array("1s a\n".utf8),
+                                    stderr: "pace: line 2: no time field 1 (the line has fewer fields)\n", status: 1))
+    }
+
+    @Test("a file where every line goes backwards: all clamped to the first time, counted")
+    func allBackwards() throws {
+        let input = (0..<100).reversed().map { "\($0)s line\($0)\n" }.joined()
+        let result = try Pace.run(["--debounce", "1s", "--replay", "--emit-time", "--stats"], stdin: input)
+        // Every line is clamped to 99 s; the last one is emitted at 100 s.
+        #expect(result.stdoutText == "100.000000\t0s line0\n")
+        #expect(result.stderr.contains("  clamped timestamps:  99\n"))
+        #expect(result.status == 0)
+    }
+
+    @Test("extreme timestamps are bad timestamps with a reason, never a trap", arguments: [
+        ("1234567890123456789012345 x", "unix", "timestamp out of range (pace handles years 1678 to 2261)"),
+        ("9223372037 x", "unix", "timestamp out of range (pace handles years 1678 to 2261)"),
+        ("9999999999999999999999ms x", "offset", "timestamp out of range (pace handles years 1678 to 2261)"),
+        ("99999999999999999 x", "unix-ms", "timestamp out of range (pace handles years 1678 to 2261)"),
+        ("1h1 x", "offset", "timestamp does not match --time-format offset"),
+    ])
+    func extremeStamps(line: String, format: String, why: String) throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", format], stdin: line + "\n")
+        #expect(result == PaceResult(stdout: [], stderr: "pace: line 1: \(why)\n", status: 1))
+    }
+
+    @Test("huge fractions are truncated to nanoseconds; near-limit windows saturate")
+    func hugeFractionsAndSaturation() throws {
+        let fraction = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--emit-time"],
+                                    stdin: "1.99999999999999999999999999 x\n")
+        #expect(fraction.stdoutText == "1.999999\t1.99999999999999999999999999 x\n")
+        // 9223372036 s is just below Int64's limit; adding 2562047h saturates.
+        let saturated = try Pace.run(["--debounce", "2562047h", "--replay", "--time-format", "unix", "--emit-time"],
+                                     stdin: "9223372036 a\n9223372036 b\n")
+        #expect(saturated.stdoutText == "9223372036.854775\t9223372036 b\n")
+        #expect(saturated.status == 0)
+    }
+
+    @Test("negative offsets are times before the origin")
+    func negativeOffsets() throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "offset", "--emit-time"],
+                                  stdin: "-5s a\n-4.5s b\n-3s c\n")
+        #expect(result.stdoutText == "-5.000000\t-5s a\n-3.000000\t-3s c\n")
+    }
+
+    @Test("SIGINT and SIGTERM during replay end input: pending lines come out, exit 130 and 143",
+          arguments: [("INT", 130), ("TERM", 143)] as [(String, Int32)])
+    func signalsInReplay(signal: String, status: Int32) throws {
+        // The first lines arrive through a FIFO whose writer then pauses:
+        // pace blocks in read(2) with "1s b" pending until the signal ends
+        // input. Job control (set -m) keeps SIGINT deliverable to the job.
+        let script = """
+            set -m
+            dir=$(mktemp -d); mkfifo "$dir/in"
+            "$0" --debounce 10s --replay --emit-time < "$dir/in" &
+            pid=$!
+            exec 2>/dev/null  # bash's job notices; pace's stderr is already set
+            exec 3>"$dir/in"
+            printf '0s a\\n1s b\\n' >&3
+            sleep 0.5
+            kill -\(signal) $pid
+            # A watchdog, so that a pace that ignores the signal fails the
+            # test instead of hanging it.
+            for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+            kill -KILL $pid 2>/dev/null && echo "pace did not exit"
+            wait $pid
+            echo "status $?"
+            exec 3>&-
+            rm -rf "$dir"
+            """
+        let result = try Pace.run(["-c", script, Pace.binary.path], stdin: [], shell: true)
+        #expect(result.stdoutText == "11.000000\t1s b\nstatus \(status)\n")
+        #expect(result.stderr == "")
+    }
+}

@@ -1,0 +1,69 @@
+// `auto` with the calendar formats in place: SPEC's order, its boundary
+// examples, and the plausibility guards that keep numbers from being misread.
+
+import Testing
+@testable import PaceCore
+
+extension Formats {
+    @Suite struct AutoDetectionTests {
+        @Test func theOrderIsSPECs() {
+            #expect(TimeFormat.autoCandidates == [.iso8601, .clf, .syslog, .unix, .unixMs, .offset])
+        }
+
+        @Test(arguments: [
+            ("2026-11-29T12:00:00.123Z start", TimeFormat.iso8601, ns(nov29, 123_000_000)),
+            ("2026-11-29 12:00:00,123 INFO x", .iso8601, ns(nov29, 123_000_000)),
+            ("[29/Nov/2026:12:00:00 +0000] GET /", .clf, ns(nov29)),
+            ("Nov 29 12:00:00 host cron", .syslog, ns(nov29)),
+            ("Dec  1 08:00:00 host cron", .syslog, ns(1_796_112_000)),
+            ("1795953600 x", .unix, ns(nov29)),
+            ("1795953600.5 x", .unix, ns(nov29, 500_000_000)),
+            ("1795953600123 x", .unixMs, ns(nov29, 123_000_000)),
+            ("90ms x", .offset, 90_000_000),
+        ])
+        func detects(_ line: String, _ format: TimeFormat, _ t: Instant) {
+            var reader = TimestampReader(format: .auto, defaultYear: testYear)
+            #expect(withBytes(line) { reader.read($0) } == at(t))
+            #expect(reader.detected == format)
+        }
+
+        /// SPEC's boundary examples.
+        @Test func boundaryExamples() {
+            var reader = TimestampReader(format: .auto, defaultYear: testYear)
+            #expect(withBytes("90ms tick") { reader.read($0) } == at(90_000_000))
+            #expect(reader.detected == .offset)
+
+            reader = TimestampReader(format: .auto, defaultYear: testYear)
+            #expect(withBytes("2016-09-28 04:30:30, Info   CBS   Loaded") { reader.read($0) } == at(ns(1_475_037_030)))
+            #expect(reader.detected == .iso8601)
+        }
+
+        /// SPEC: HDFS's `081109 203615` and a hand-written `1.5 x` are errors
+        /// under `auto`, not nonsense times.
+        @Test(arguments: ["081109 203615 148 INFO dfs.DataNode: x", "1.5 x", "Nov 29 x", "29/Nov/2026 x"])
+        func noFormatFits(_ line: String) {
+            #expect(readOne(line, format: .auto) == .bad(.noMatch(format: "auto")))
+        }
+
+        /// An impossible first line is reported as such, and settles nothing.
+        @Test func anImpossibleFirstLine() {
+            var reader = TimestampReader(format: .auto, defaultYear: testYear)
+            #expect(withBytes("2026-02-30T00:00:00Z x") { reader.read($0) } == .bad(.impossible(format: "iso8601")))
+            #expect(reader.detected == nil)
+            #expect(withBytes("Nov 29 12:00:00 x") { reader.read($0) } == at(ns(nov29)))
+            #expect(reader.detected == .syslog)
+        }
+
+        /// The first fit is kept for every later line.
+        @Test func theDetectedFormatSticks() {
+            let lines = ["Nov 29 12:00:00 a", "2026-11-29T12:00:01Z b", "Nov 29 12:00:02 c"]
+            #expect(readAll(lines, format: .auto) == [at(ns(nov29)), .bad(.noMatchDetected(format: "syslog")), at(ns(nov29 + 2))])
+        }
+
+        /// Year inference works for syslog found by `auto` too.
+        @Test func syslogUnderAutoInfersYears() {
+            let lines = ["Dec 31 23:59:58 a", "Jan  1 00:00:05 b"]
+            #expect(readAll(lines, format: .auto) == [at(ns(1_798_761_598)), at(ns(1_798_761_605))])
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// The line reader over a real file descriptor, with buffers small enough to
+// force partial lines, compaction and growth.
+
+import Glibc
+import Testing
+@testable import PaceCore
+
+/// Writes `bytes` to a temporary file and returns a descriptor open on it.
+private func descriptor(for bytes: [UInt8]) throws -> Int32 {
+    var template = Array("/tmp/pace-linereader-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    try #require(fd >= 0)
+    unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    try #require(written == bytes.count)
+    lseek(fd, 0, SEEK_SET)
+    return fd
+}
+
+private func lines(of bytes: [UInt8], capacity: Int) throws -> [[UInt8]] {
+    let fd = try descriptor(for: bytes)
+    defer { close(fd) }
+    var reader = LineReader(fd: fd, capacity: capacity)
+    var result: [[UInt8]] = []
+    while true {
+        switch reader.next() {
+        case let .line(line): result.append(Array(line))
+        case .endOfInput: return result
+        case .interrupted, .failed: Issue.record("read failed"); return result
+        }
+    }
+}
+
+@Suite("Line reader")
+struct LineReaderTests {
+    @Test("splits on \\n only, keeps \\r and any byte, and keeps a last line without \\n",
+          arguments: [16, 17, 64, 4096])
+    func splits(capacity: Int) throws {
+        let input: [UInt8] = Array("a\r\n\nbb\u{0}\n".utf8) + [0xFF, 0xC3, 0x0A] + Array("last".utf8)
+        let expected: [[UInt8]] = [Array("a\r".utf8), [], Array("bb\u{0}".utf8), [0xFF, 0xC3], Array("last".utf8)]
+        #expect(try lines(of: input, capacity: capacity) == expected)
+    }
+
+    @Test("a line longer than the buffer grows it; lines around it are intact")
+    func longLine() throws {
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 10_000)
+        let input = Array("head\n".utf8) + long + [0x0A] + Array("tail\n".utf8)
+        #expect(try lines(of: input, capacity: 16) == [Array("head".utf8), long, Array("tail".utf8)])
+    }
+
+    @Test("empty input has no line; a lone newline is one empty line")
+    func edges() throws {
+        #expect(try lines(of: [], capacity: 16) == [])
+        #expect(try lines(of: [0x0A], capacity: 16) == [[UInt8]()])
+        #expect(try lines(of: Array("x".utf8), capacity: 16) == [Array("x".utf8)])
+    }
+
+    @Test("many lines across many refills come out in order")
+    func manyLines() throws {
+        let expected: [[UInt8]] = (0..<5_000).map { Array("line \($0) \(String(repeating: "z", count: $0 % 37))".utf8) }
+        let input: [UInt8] = expected.flatMap { $0 + [UInt8(0x0A)] }
+        #expect(try lines(of: input, capacity: 64) == expected)
+    }
+}

@@ -1,0 +1,279 @@
+// The live loop on a scripted clock: timers fire while input idles and while
+// it streams, end of input and signals release what is pending at once, the
+// record file shows the instants live mode acted on, and those instants are
+// whole microseconds so that a replay of the record gives the same output.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+import PaceCore
+
+/// Offsets in milliseconds.
+private func ms(_ value: Double) -> Nanoseconds { Nanoseconds((value * 1_000_000).rounded()) }
+
+/// 2026-11-29T12:00:00.123456789Z: a wall clock with sub-microsecond digits.
+private let wallAtStart: Instant = 1_795_953_600_123_456_789
+
+/// The instant live mode gives something `offset` after the start.
+private func liveInstant(_ offset: Nanoseconds) -> Instant {
+    LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0).instant(atMonotonic: offset)
+}
+
+private func runScripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step: ScriptedClock.Step)],
+                         lateness: Nanoseconds = 0, wallAtStart start: Instant = wallAtStart,
+                         recordFD: Int32? = nil, recording: Bool = false) -> LiveRun {
+    LiveRun.scripted(arguments, steps, lateness: lateness, wallAtStart: start, recordFD: recordFD, recording: recording)
+}
+
+/// The monotonic offset the loop should wake at for a timer due at `instant`.
+private func wake(at instant: Instant) -> Nanoseconds {
+    let timeline = LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0)
+    return timeline.monotonic(reaching: instant)
+}
+
+@Suite("Live loop")
+struct LiveLoopTests {
+    @Test("a debounced line comes out when its timer is due while input is idle")
+    func debounceFiresWhileIdle() {
+        let run = runScripted(["--debounce", "100ms"], [
+            (ms(0), .input("a\n")),
+            (ms(1000), .endOfInput),
+        ])
+        #expect(run.emissions == [Emission(time: liveInstant(0) + ms(100), "a")])
+        #expect(run.report.end == .endOfInput)
+        // Idle with no timer: a wait without deadline. Then one wake-up for
+        // the timer, then no deadline again: no polling, no spinning.
+        #expect(run.waits == [nil, wake(at: liveInstant(0) + ms(100)), nil])
+    }
+
+    @Test("a late wake-up still stamps a delayed line with its due time")
+    func lateWakeUp() {
+        let run = runScripted(["--debounce", "100ms"], [
+            (ms(0), .input("a\n")),
+            (ms(1000), .endOfInput),
+        ], lateness: ms(3))
+        #expect(run.emissions == [Emission(time: liveInstant(0) + ms(100), "a")])
+    }
+
+    @Test("a throttle-last window's end fires during a steady stream")
+    func throttleLastWindowEndsWhileStreaming() {
+        // An event every 30 ms, from 0 to 300 ms: the windows end at 100, 200,
+        // 300 and 400 ms while lines keep coming.
+        var steps: [(at: Nanoseconds, step: ScriptedClock.Step)] = (0...10).map { i in (ms(Double(30 * i)), .input("e\(i)\n")) }
+        steps.append((ms(1000), .endOfInput))
+        let run = runScripted(["--throttle-last", "100ms"], steps, lateness: ms(2))
+        let start = liveInstant(0)
+        #expect(run.emissions == [
+            Emission(time: start, "e0"),
+            Emission(time: start + ms(100), "e3"),
+            Emission(time: start + ms(200), "e6"),
+            Emission(time: start + ms(300), "e9"),
+            Emission(time: start + ms(400), "e10"),
+        ])
+        #expect(run.report.end == .endOfInput)
+    }
+
+    @Test("max-wait releases a line during a burst that never pauses")
+    func maxWaitWhileStreaming() {
+        var steps: [(at: Nanoseconds, step: ScriptedClock.Step)] = (0..<20).map { i in (ms(Double(20 * i)), .input("e\(i)\n")) }
+        steps.append((ms(1000), .endOfInput))
+        let run = runScripted(["--debounce", "50ms", "--max-wait", "150ms"], steps)
+        let start = liveInstant(0)
+        // Runs start at 0, 160 and 320 ms (the first event after each
+        // emission); each is cut at its start + 150 ms; the last event (380
+        // ms) is released 50 ms after it.
+        #expect(run.emissions == [
+            Emission(time: start + ms(150), "e7"),
+            Emission(time: start + ms(310), "e15"),
+            Emission(time: start + ms(430), "e19"),
+        ])
+    }
+
+    @Test("end of input emits every pending line at once, stamped with the end, in clock order")
+    func endOfInputReleasesPending() {
+        let run = runScripted(["--debounce", "1s", "--key-field", "1"], [
+            (ms(0), .input("k1 a\n")),
+            (ms(50), .input("k2 b\n")),
+            // The last line lacks its newline: it is read at end of input.
+            (ms(100), .input("k1 c\nk3 d")),
+            (ms(250), .endOfInput),
+        ])
+        let end = liveInstant(ms(250))
+        // Due at 1.05 s (k2), 1.1 s (k1); k3's line arrives at the end.
+        #expect(run.emissions == [
+            Emission(time: end, "k2 b"),
+            Emission(time: end, "k1 c"),
+            Emission(time: end, "k3 d"),
+        ])
+        #expect(run.report.end == .endOfInput)
+        #expect(run.report.scheduler.eventsIn == 4)
+    }
+
+    @Test("SIGTERM and SIGINT end input: pending lines come out at once, then the run reports the signal",
+          arguments: [SIGTERM, SIGINT])
+    func signalEndsInput(_ signal: Int32) {
+        let run = runScripted(["--debounce", "10s"], [
+            (ms(0), .input("a\n")),
+            (ms(200), .signal(signal)),
+        ])
+        #expect(run.emissions == [Emission(time: liveInstant(ms(200)), "a")])
+        #expect(run.report.end == .signal(signal))
+    }
+
+    @Test("timers due before a signal fire at their own time first")
+    func dueTimersBeforeSignal() {
+        // The wake-up for the 100 ms timer comes late, after the signal.
+        let run = runScripted(["--debounce", "100ms", "--key-field", "1"], [
+            (ms(0), .input("x a\n")),
+            (ms(50), .input("y b\n")),
+            (ms(120), .signal(SIGINT)),
+        ], lateness: ms(30))
+        #expect(run.emissions == [
+            Emission(time: liveInstant(0) + ms(100), "x a"),
+            Emission(time: liveInstant(ms(120)), "y b"),
+        ])
+    }
+
+    @Test("empty lines are events in live mode, and counted")
+    func emptyLinesAreEvents() {
+        let run = runScripted(["--throttle", "10ms"], [
+            (ms(0), .input("\n")),
+            (ms(20), .input("\r\n")),
+            (ms(40), .endOfInput),
+        ])
+        #expect(run.emissions.map(\.line) == [[], [0x0D]])
+        #expect(run.report.scheduler.eventsIn == 2)
+        #expect(run.report.emptyLines == 2)
+    }
+
+    @Test("stdout's reader going away ends the run quietly, with nothing more emitted")
+    func outputClosed() {
+        let run = runScripted(["--debounce", "1s"], [
+            (ms(0), .input("a\n")),
+            (ms(10), .outputClosed),
+        ])
+        #expect(run.emissions.isEmpty)
+        #expect(run.report.end == .brokenPipe)
+    }
+
+    // MARK: - Record
+
+    @Test("--record writes every line read with its arrival time, 6 decimals, then a TAB")
+    func recordFormat() {
+        let run = runScripted(["--debounce", "10ms", "--record", "r"], [
+            (ms(0), .input("first\n\nsame read\n")),
+            (ms(20) + 999, .input("crlf\r\n")),
+            (ms(1500), .input("last")),
+            (ms(1600), .endOfInput),
+        ], recording: true)
+        // wallAtStart is 1795953600.123456789: floored to 1795953600.123456.
+        #expect(run.record == """
+            1795953600.123456\tfirst
+            1795953600.123456\t
+            1795953600.123456\tsame read
+            1795953600.143457\tcrlf\r
+            1795953601.723456\tlast
+
+            """)
+        #expect(run.report.end == .endOfInput)
+    }
+
+    @Test("a record file that cannot be written ends the run with its name")
+    func recordWriteFailure() throws {
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        defer { close(full) }
+        let run = runScripted(["--debounce", "10ms", "--record", "out.rec"], [
+            (ms(0), .input("a\n")),
+            (ms(100), .endOfInput),
+        ], recordFD: full)
+        #expect(run.report.end == .outputFailed(target: "out.rec", errno: ENOSPC))
+    }
+
+    // MARK: - Quantization
+
+    @Test("live mode acts on the microseconds it records")
+    func quantization() {
+        // Starting on a whole second: a arrives 0.9 µs in (recorded .000000),
+        // b 300.0001 ms in (recorded .300000). 299.9992 ms apart on the
+        // monotonic clock, so inside a 300 ms window; exactly 300 ms apart
+        // in the record, where a's timer (due at .300000) fires before b.
+        // The wake-up comes late, after b arrived: b's arrival fires it.
+        let second: Instant = 1_795_953_600_000_000_000
+        let run = runScripted(["--debounce", "300ms", "--record", "r"], [
+            (900, .input("a\n")),
+            (ms(300) + 100, .input("b\n")),
+            (ms(2000), .endOfInput),
+        ], lateness: ms(1), wallAtStart: second, recording: true)
+        #expect(run.emissions == [
+            Emission(time: second + ms(300), "a"),
+            Emission(time: second + ms(600), "b"),
+        ])
+        #expect(run.record == "1795953600.000000\ta\n1795953600.300000\tb\n")
+    }
+
+    @Test("replaying the record gives the live output, byte for byte",
+          arguments: [["--throttle-last", "100ms"], ["--debounce", "100ms", "--key-field", "2"],
+                      ["--leading", "100ms"], ["--throttle", "100ms"], ["--debounce", "40ms", "--max-wait", "100ms"]])
+    func recordReplaysExactly(_ policy: [String]) throws {
+        // wallAtStart ends in 789 ns, so an arrival 100 ns in is recorded 889
+        // ns early, and one 100 ms - 800 ns after it 89 ns early: 99.9992 ms
+        // apart as they arrived, 100 ms apart as recorded. Each policy reaches
+        // its 100 ms boundary at such a pair; acting on nanoseconds, every one
+        // of them would part from its replay.
+        let nearlyWindow = ms(100) - 800
+        let burst: [Nanoseconds] = [100, ms(30) + 100, ms(60) + 100, ms(90) + 100, 100 + nearlyWindow]
+        let pair: [Nanoseconds] = [ms(2000) + 100, ms(2000) + 100 + nearlyWindow, ms(2200)]
+        var steps: [(at: Nanoseconds, step: ScriptedClock.Step)] = burst.enumerated().map { i, t in (t, .input("b\(i) k0\n")) }
+        steps += [(pair[0], .input("p0 k1\n")), (pair[1], .input("p1 k1\n")), (pair[2], .input("p2 k0\n"))]
+        steps.append((ms(4000), .endOfInput))
+        let arguments = policy + ["--emit-time", "--record", "r"]
+        let live = runScripted(arguments, steps, lateness: ms(1), recording: true)
+        let record = try #require(live.record)
+
+        guard case let .success(.run(replay)) = parseArguments(policy + ["--emit-time", "--replay", "--time-format", "record"]) else {
+            Issue.record("bad arguments")
+            return
+        }
+        let input = ScriptedClock.Pipe()
+        let output = ScriptedClock.Pipe()
+        var recordBytes = record
+        recordBytes.withUTF8 { bytes in _ = write(input.writer, bytes.baseAddress, bytes.count) }
+        close(input.writer)
+        var reader = LineReader(fd: input.reader)
+        let report = runReplay(replay, defaultYear: 2026, input: &reader, outputFD: output.writer, pendingSignal: { 0 })
+        close(output.writer)
+        #expect(report.end == .endOfInput)
+        let replayed = output.readAll()
+        close(input.reader)
+        close(output.reader)
+
+        // Nothing was pending at end of input (the last timer is due long
+        // before it), so even the emission times agree.
+        let liveOutput = live.emissions.map { secondsString($0.time) + "\t" + String(decoding: $0.line, as: UTF8.self) + "\n" }.joined()
+        #expect(replayed == liveOutput)
+        #expect(!liveOutput.isEmpty)
+    }
+
+    @Test("the timeline floors to microseconds and wakes on the microsecond a deadline is reached")
+    func timeline() {
+        let timeline = LiveTimeline(wallAtStart: 1_000_000_000_500, monotonicAtStart: 40)
+        #expect(timeline.instant(atMonotonic: 40) == 1_000_000_000_000)
+        #expect(timeline.instant(atMonotonic: 539) == 1_000_000_000_000)
+        #expect(timeline.instant(atMonotonic: 540) == 1_000_000_001_000)
+        // A deadline on a whole microsecond: wake exactly when the clock gets there.
+        #expect(timeline.monotonic(reaching: 1_000_000_001_000) == 540)
+        // A deadline inside a microsecond: the first instant at or after it
+        // is the next whole microsecond.
+        #expect(timeline.monotonic(reaching: 1_000_000_001_001) == 1_540)
+        #expect(timeline.instant(atMonotonic: timeline.monotonic(reaching: 1_000_000_001_001)) >= 1_000_000_001_001)
+        // Negative instants floor downwards.
+        let early = LiveTimeline(wallAtStart: -1, monotonicAtStart: 0)
+        #expect(early.instant(atMonotonic: 0) == -1_000)
+        // A saturated deadline does not trap.
+        #expect(timeline.monotonic(reaching: .max) > Instant.max / 2)
+    }
+}

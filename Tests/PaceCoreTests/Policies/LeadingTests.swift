@@ -1,0 +1,153 @@
+// `--leading D`: the first event of a burst goes out at once; every event,
+// emitted or not, pushes the window's end to t + D, so the next burst starts
+// only after D of silence. Marble tests for what SPEC draws, then the
+// reducer's state and effects value by value.
+
+import PaceCore
+import Testing
+
+@Suite struct LeadingTests {
+    let leading = Leading<EventNumber>(window: 3.ticks)
+
+    // MARK: - Ties at exactly D
+
+    @Test func silenceOfExactlyDCountsAsSilence() {
+        // The window closes at 3, before b at 3 is handled: b starts a burst.
+        expectMarbles(leading,
+                      input:  "a--b|",
+                      output: "a--b")
+    }
+
+    @Test func silenceOneTickShortOfDIsNot() {
+        expectMarbles(leading,
+                      input:  "a-b|",
+                      output: "a")
+    }
+
+    @Test func droppedEventsStillPushTheWindow() {
+        // b at 2 is dropped and moves the end to 5, so c at 4 is dropped too
+        // and moves it to 7; e at 7 follows exactly D of silence: a new burst.
+        expectMarbles(leading,
+                      input:  "a-b-c--e|",
+                      output: "a------e")
+        // Against a throttle, whose window would not have moved: c at 3 is
+        // dropped here, as b at 1 moved the end to 4.
+        expectMarbles(leading,
+                      input:  "ab-c|",
+                      output: "a")
+    }
+
+    // MARK: - Bursts
+
+    @Test func aBurstYieldsItsFirstEvent() {
+        expectMarbles(leading,
+                      input:  "abcdef--g|",
+                      output: "a-------g")
+    }
+
+    @Test func eventsAtOneInstantKeepTheFirst() {
+        expectMarbles(leading,
+                      input:  "[abc]|",
+                      output: "a")
+    }
+
+    @Test func aSteadyStreamFasterThanDIsOneBurst() {
+        expectMarbles(leading,
+                      input:  "a-b-c-d-e-f-g|",
+                      output: "a")
+    }
+
+    // MARK: - End of input
+
+    @Test func endOfInputHasNothingPending() {
+        // The dropped b is not held back: nothing comes out after the end,
+        // and the open window's timer runs out without a line.
+        let clock = expectMarbles(leading,
+                                  input:  "ab|",
+                                  output: "a")
+        #expect(clock.isQuiet)
+    }
+
+    @Test func liveEndEmitsNothingMore() {
+        var run = SchedulerRun(leading)
+        run.send("a", at: 0)
+        run.send("b", at: 1.ticks)
+        run.finishLive(at: 2.ticks)
+        #expect(run.emissions == [Emission(time: 0, "a")])
+        #expect(run.isQuiet)
+    }
+
+    // MARK: - Keys
+
+    @Test func keysHaveTheirOwnBursts() {
+        expectMarbles(leading, keys: .caseFolded,
+                      input:  "abAB-aB|",
+                      output: "ab---aB")
+        // The same stream unkeyed is one burst.
+        expectMarbles(leading,
+                      input:  "abAB-aB|",
+                      output: "a")
+    }
+
+    @Test func emissionsAtOneInstantAcrossKeysAreInInputOrder() {
+        expectMarbles(leading, keys: .caseFolded,
+                      input:  "[bBa]|",
+                      output: "[ba] ")
+        // Both windows close at 3, before B and A are handled.
+        expectMarbles(leading, keys: .caseFolded,
+                      input:  "[ab]--[BA]|",
+                      output: "[ab]--[BA]")
+    }
+
+    @Test func idleKeysAreForgotten() {
+        var clock = TestClock(policy: leading, keyed: true)
+        clock.send("x1", key: "x")
+        clock.advance(to: 1.ticks)
+        clock.send("y1", key: "y")
+        clock.advance(to: 2.ticks)
+        clock.send("x2", key: "x")  // dropped, but keeps x's burst on until 5
+        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: 1.ticks, "y1")])
+        #expect(clock.scheduler.heldKeys == 2)
+        clock.advance(to: 4.ticks)
+        #expect(clock.scheduler.heldKeys == 1)
+        clock.advance(to: 5.ticks)
+        #expect(clock.scheduler.heldKeys == 0)
+        #expect(clock.isQuiet)
+        #expect(clock.takeEmissions() == [])
+    }
+
+    // MARK: - The reducer, value by value
+
+    @Test func reducerFirstEventIsEmittedAndOpensAWindow() {
+        var state = leading.initialState
+        #expect(state == .idle)
+        #expect(leading.reduce(into: &state, .event(1, at: 100)) == Effects(emit: 1, schedule: 100 + 3.ticks))
+        #expect(state == .window(end: 100 + 3.ticks))
+        #expect(leading.pending(in: state) == nil)
+        #expect(!leading.isIdle(state))
+    }
+
+    @Test func reducerEventInsideTheWindowIsDroppedAndMovesIt() {
+        var state = Leading<EventNumber>.State.window(end: 130)
+        let policy = Leading<EventNumber>(window: 30)
+        #expect(policy.reduce(into: &state, .event(2, at: 120)) == Effects(schedule: 150))
+        #expect(state == .window(end: 150))
+        #expect(policy.pending(in: state) == nil)
+    }
+
+    @Test func reducerWindowCloses() {
+        var state = Leading<EventNumber>.State.window(end: 150)
+        #expect(leading.reduce(into: &state, .timerFired(at: 150)) == .none)
+        #expect(state == .idle)
+        #expect(leading.isIdle(state))
+    }
+
+    @Test func reducerOnItsOwnTakesAnEventAtTheWindowsEnd() {
+        // Without a scheduler firing the timer first, an event at the end
+        // still opens a new burst.
+        let policy = Leading<EventNumber>(window: 30)
+        var state = Leading<EventNumber>.State.window(end: 130)
+        #expect(policy.reduce(into: &state, .event(3, at: 130)) == Effects(emit: 3, schedule: 160))
+        #expect(state == .window(end: 160))
+    }
+}

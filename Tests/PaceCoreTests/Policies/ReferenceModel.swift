@@ -1,0 +1,266 @@
+// A deliberately naive model of SPEC's "Semantics", for the randomized tests
+// to hold the Scheduler against. It is written from the prose alone and shares
+// nothing with the production code: no reducers, no timer heap, no key table.
+//
+// Its structure follows the sentences of SPEC rather than an event loop:
+// "each key's events run through their own copy of the policy", so each
+// key's events are taken apart and walked on their own, and the emissions of
+// all keys are then put in SPEC's output order ("by emission time; emissions
+// at the same time in input order of the emitted events"). End of input is
+// replay's: the clock runs on, so every pending event comes out at its due
+// time. Quadratic in places; clarity is the point.
+
+import PaceCore
+import Testing
+
+/// A policy and its durations, as the command line would select them.
+enum ReferencePolicy: Equatable, CustomStringConvertible {
+    case debounce(window: Nanoseconds, maxWait: Nanoseconds?)
+    case leading(window: Nanoseconds)
+    case throttleFirst(window: Nanoseconds)
+    case throttleLast(window: Nanoseconds)
+
+    var description: String {
+        switch self {
+        case let .debounce(d, nil): return "--debounce \(d)ns"
+        case let .debounce(d, m?): return "--debounce \(d)ns --max-wait \(m)ns"
+        case let .leading(d): return "--leading \(d)ns"
+        case let .throttleFirst(d): return "--throttle \(d)ns"
+        case let .throttleLast(d): return "--throttle-last \(d)ns"
+        }
+    }
+}
+
+struct ReferenceEvent: Equatable, CustomStringConvertible {
+    var time: Instant
+    var key: String
+    var line: String
+
+    var description: String { "(\(time), \"\(key)\", \"\(line)\")" }
+}
+
+enum ReferenceModel {
+    /// A line leaving the policy: which input event, and when.
+    struct Emission: Equatable {
+        var time: Instant
+        var event: Int
+    }
+
+    /// A stretch of time during which one key holds state (something pending
+    /// or a window open): [start, end). SPEC says idle key state is forgotten,
+    /// so outside these stretches the key must not be held.
+    struct Busy: Equatable {
+        var key: String
+        var start: Instant
+        var end: Instant
+    }
+
+    /// The lines `events` produce, with their emission times, in SPEC's
+    /// output order. `events` have non-decreasing times.
+    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> [PaceCore.Emission] {
+        let (emitted, _) = run(events, policy: policy, keyed: keyed)
+        return emitted.map { PaceCore.Emission(time: $0.time, events[$0.event].line) }
+    }
+
+    /// How many keys hold state at `instant`, once every event at or before
+    /// it has been handled.
+    static func keysHeld(at instant: Instant, busy: [Busy]) -> Int {
+        busy.filter { $0.start <= instant && instant < $0.end }.count
+    }
+
+    /// The emissions in output order, and the busy stretches of every key.
+    static func run(_ events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> ([Emission], [Busy]) {
+        for (a, b) in zip(events, events.dropFirst()) {
+            precondition(a.time <= b.time, "ReferenceModel: event times must not decrease")
+        }
+        // Each key's events, in input order (unkeyed: one key for all).
+        var keysInOrder: [String] = []
+        var eventsOfKey: [String: [Int]] = [:]
+        for (i, event) in events.enumerated() {
+            let key = keyed ? event.key : ""
+            if eventsOfKey[key] == nil { keysInOrder.append(key) }
+            eventsOfKey[key, default: []].append(i)
+        }
+
+        var emitted: [Emission] = []
+        var busy: [Busy] = []
+        for key in keysInOrder {
+            let indices = eventsOfKey[key]!
+            let times = indices.map { events[$0].time }
+            let (keyEmissions, keyBusy) = runOneKey(times: times, policy: policy)
+            // Back from positions in the key's own stream to input positions.
+            emitted += keyEmissions.map { Emission(time: $0.time, event: indices[$0.event]) }
+            busy += keyBusy.map { Busy(key: key, start: $0.start, end: $0.end) }
+        }
+        // SPEC's output order: by emission time, then input order of the
+        // emitted events (each event is emitted at most once).
+        emitted.sort { ($0.time, $0.event) < ($1.time, $1.event) }
+        return (emitted, busy)
+    }
+
+    /// One key's copy of the policy, over its events' times. Emissions and
+    /// busy stretches refer to positions in `times`.
+    private static func runOneKey(times t: [Instant], policy: ReferencePolicy) -> ([Emission], [Busy]) {
+        var emitted: [Emission] = []
+        var busy: [Busy] = []
+        let n = t.count
+
+        switch policy {
+        case let .debounce(d, maxWait):
+            // Each event becomes the pending one and (re)sets the timer to
+            // t + D, or min(t + D, f + M) with a max-wait, f being the first
+            // event of the pending run. The pending event is emitted when the
+            // timer fires, which it does unless the next event comes strictly
+            // before it is due (a timer due at T fires before an event at T).
+            // With the input over, the clock runs on: the last one fires too.
+            func due(_ j: Int, runStart f: Instant) -> Instant {
+                guard let m = maxWait else { return t[j] + d }
+                return min(t[j] + d, f + m)
+            }
+            var i = 0
+            while i < n {
+                let f = t[i]
+                var j = i
+                while j + 1 < n && t[j + 1] < due(j, runStart: f) { j += 1 }
+                emitted.append(Emission(time: due(j, runStart: f), event: j))
+                busy.append(Busy(key: "", start: f, end: due(j, runStart: f)))
+                i = j + 1
+            }
+
+        case let .leading(d):
+            // Emitted at once if no window is open: none yet, or t >= the
+            // window's end; either way the window's end becomes t + D. So the
+            // window's end is always the previous event's time + D, and an
+            // event opens a burst exactly when it follows D of silence.
+            var burstStart: Instant?
+            for k in 0..<n {
+                if k == 0 || t[k] >= t[k - 1] + d {
+                    emitted.append(Emission(time: t[k], event: k))
+                    if let start = burstStart { busy.append(Busy(key: "", start: start, end: t[k - 1] + d)) }
+                    burstStart = t[k]
+                }
+            }
+            if let start = burstStart { busy.append(Busy(key: "", start: start, end: t[n - 1] + d)) }
+
+        case let .throttleFirst(d):
+            // Emitted at once if t >= the window's end (or no window yet), and
+            // the window's end becomes t + D; otherwise dropped, and the
+            // window does not move.
+            var windowEnd: Instant?
+            for k in 0..<n {
+                if let end = windowEnd, t[k] < end { continue }
+                emitted.append(Emission(time: t[k], event: k))
+                busy.append(Busy(key: "", start: t[k], end: t[k] + d))
+                windowEnd = t[k] + d
+            }
+
+        case let .throttleLast(d):
+            // With no window open, an event is emitted at once and a window
+            // [t, t + D) opens. An event inside a window becomes the pending
+            // one. When a window ends at E: a pending event is emitted at E
+            // and opens [E, E + D); otherwise no window is open.
+            var windowEnd: Instant?
+            var firstWindowStart: Instant = 0
+            var pending: Int?
+            // Ends the windows that end at or before `now`, as their timers
+            // fire before an event at `now` is handled.
+            func endWindows(upTo now: Instant?) {
+                while let end = windowEnd, now == nil || end <= now! {
+                    if let p = pending {
+                        emitted.append(Emission(time: end, event: p))
+                        pending = nil
+                        windowEnd = end + d
+                    } else {
+                        busy.append(Busy(key: "", start: firstWindowStart, end: end))
+                        windowEnd = nil
+                    }
+                }
+            }
+            for k in 0..<n {
+                endWindows(upTo: t[k])
+                if windowEnd == nil {
+                    emitted.append(Emission(time: t[k], event: k))
+                    windowEnd = t[k] + d
+                    firstWindowStart = t[k]
+                } else {
+                    pending = k
+                }
+            }
+            endWindows(upTo: nil)  // end of input: the clock runs on
+        }
+        return (emitted, busy)
+    }
+}
+
+// MARK: - The model's own tests
+
+/// Hand-worked cases, so the model does not merely agree with the Scheduler
+/// on a shared misreading of SPEC.
+@Suite struct ReferenceModelTests {
+    let ms: Nanoseconds = 1_000_000
+
+    func events(_ list: [(Instant, String)], key: String = "") -> [ReferenceEvent] {
+        list.map { ReferenceEvent(time: $0.0, key: key, line: $0.1) }
+    }
+
+    @Test func readmeExample() {
+        let input = events([(0, "s"), (90 * ms, "sw"), (170 * ms, "swi"), (260 * ms, "swift")])
+        #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 300 * ms, maxWait: nil), keyed: false)
+            == [Emission(time: 560 * ms, "swift")])
+    }
+
+    @Test func silenceOfExactlyDIsSilence() {
+        let input = events([(0, "a"), (3, "b"), (6, "c")])
+        #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 3, maxWait: nil), keyed: false)
+            == [Emission(time: 3, "a"), Emission(time: 6, "b"), Emission(time: 9, "c")])
+        #expect(ReferenceModel.emissions(of: input, policy: .leading(window: 3), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "c")])
+        #expect(ReferenceModel.emissions(of: input, policy: .throttleFirst(window: 3), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "c")])
+        #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "c")])
+    }
+
+    @Test func maxWaitInAnEndlessBurst() {
+        let input = events((0..<10).map { (Instant($0), "e\($0)") })
+        #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 3, maxWait: 4), keyed: false)
+            == [Emission(time: 4, "e3"), Emission(time: 8, "e7"), Emission(time: 12, "e9")])
+    }
+
+    @Test func throttleLastOpensItsWindowAtTheTrailingEmission() {
+        let input = events([(0, "a"), (1, "b"), (3, "c"), (4, "d")])
+        // a at 0; b waits for the end at 3, opening [3, 6); c at 3 comes
+        // after that timer, so it waits in the new window, replaced by d.
+        #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "d")])
+    }
+
+    @Test func outputOrderAcrossKeys() {
+        // Key x's window ends at 3 holding x2 (event 3); key y's ends at 3
+        // holding y2 (event 2): y2 first, as it came first in the input.
+        let input = [
+            ReferenceEvent(time: 0, key: "x", line: "x1"),
+            ReferenceEvent(time: 0, key: "y", line: "y1"),
+            ReferenceEvent(time: 1, key: "y", line: "y2"),
+            ReferenceEvent(time: 2, key: "x", line: "x2"),
+        ]
+        #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: true)
+            == [Emission(time: 0, "x1"), Emission(time: 0, "y1"), Emission(time: 3, "y2"), Emission(time: 3, "x2")])
+        #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
+            == [Emission(time: 0, "x1"), Emission(time: 3, "x2")])
+    }
+
+    @Test func busyStretches() {
+        let input = [
+            ReferenceEvent(time: 0, key: "x", line: "x1"),
+            ReferenceEvent(time: 1, key: "x", line: "x2"),
+            ReferenceEvent(time: 5, key: "y", line: "y1"),
+        ]
+        let (_, busy) = ReferenceModel.run(input, policy: .throttleLast(window: 3), keyed: true)
+        // x: [0, 3) emitting x1, then [3, 6) after x2 went out at 3.
+        #expect(busy == [.init(key: "x", start: 0, end: 6), .init(key: "y", start: 5, end: 8)])
+        #expect(ReferenceModel.keysHeld(at: 5, busy: busy) == 2)
+        #expect(ReferenceModel.keysHeld(at: 6, busy: busy) == 1)
+        #expect(ReferenceModel.keysHeld(at: 8, busy: busy) == 0)
+    }
+}

@@ -1,0 +1,139 @@
+// `--throttle D` (throttle, first): an event goes out at once when no window
+// is open and opens one of D; everything inside is dropped, and dropping does
+// not move the window. Marble tests for what SPEC draws, then the reducer's
+// state and effects value by value.
+
+import PaceCore
+import Testing
+
+@Suite struct ThrottleFirstTests {
+    let throttle = ThrottleFirst<EventNumber>(window: 3.ticks)
+
+    // MARK: - Ties at exactly D
+
+    @Test func anEventExactlyAtTheWindowsEndIsEmitted() {
+        expectMarbles(throttle,
+                      input:  "a--b|",
+                      output: "a--b")
+    }
+
+    @Test func anEventOneTickBeforeTheEndIsDropped() {
+        expectMarbles(throttle,
+                      input:  "a-b|",
+                      output: "a")
+    }
+
+    @Test func droppedEventsDoNotMoveTheWindow() {
+        // b at 1 is dropped and leaves the end at 3, so c at 3 goes out
+        // (a leading debounce would have dropped it).
+        expectMarbles(throttle,
+                      input:  "ab-c|",
+                      output: "a--c")
+    }
+
+    // MARK: - Bursts
+
+    @Test func aSteadyStreamGivesOneLinePerD() {
+        expectMarbles(throttle,
+                      input:  "abcdefg|",
+                      output: "a--d--g")
+    }
+
+    @Test func eventsAtOneInstantKeepTheFirst() {
+        expectMarbles(throttle,
+                      input:  "[abc]--[de]|",
+                      output: "a    --d")
+    }
+
+    @Test func theWindowStartsAtTheEmissionNotAtTheEndOfTheLast() {
+        // c at 4 opens [4, 7): d at 6 is dropped, e at 7 goes out.
+        expectMarbles(throttle,
+                      input:  "ab--c-de|",
+                      output: "a---c--e")
+    }
+
+    // MARK: - End of input
+
+    @Test func endOfInputHasNothingPending() {
+        let clock = expectMarbles(throttle,
+                                  input:  "ab|",
+                                  output: "a")
+        #expect(clock.isQuiet)
+    }
+
+    @Test func liveEndEmitsNothingMore() {
+        var run = SchedulerRun(throttle)
+        run.send("a", at: 0)
+        run.send("b", at: 1.ticks)
+        run.finishLive(at: 2.ticks)
+        #expect(run.emissions == [Emission(time: 0, "a")])
+        #expect(run.isQuiet)
+    }
+
+    // MARK: - Keys
+
+    @Test func keysHaveTheirOwnWindows() {
+        expectMarbles(throttle, keys: .caseFolded,
+                      input:  "abAB-aB|",
+                      output: "ab---aB")
+        expectMarbles(throttle,
+                      input:  "abAB-aB|",
+                      output: "a--B--B")
+    }
+
+    @Test func emissionsAtOneInstantAcrossKeysAreInInputOrder() {
+        expectMarbles(throttle, keys: .caseFolded,
+                      input:  "[bBa]|",
+                      output: "[ba] ")
+        expectMarbles(throttle, keys: .caseFolded,
+                      input:  "[ab]--[BA]|",
+                      output: "[ab]--[BA]")
+    }
+
+    @Test func idleKeysAreForgotten() {
+        var clock = TestClock(policy: throttle, keyed: true)
+        clock.send("x1", key: "x")
+        clock.advance(to: 1.ticks)
+        clock.send("y1", key: "y")
+        clock.advance(to: 2.ticks)
+        clock.send("x2", key: "x")  // dropped; x's window still ends at 3
+        #expect(clock.scheduler.heldKeys == 2)
+        clock.advance(to: 3.ticks)
+        #expect(clock.scheduler.heldKeys == 1)
+        clock.advance(to: 4.ticks)
+        #expect(clock.scheduler.heldKeys == 0)
+        #expect(clock.isQuiet)
+        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: 1.ticks, "y1")])
+    }
+
+    // MARK: - The reducer, value by value
+
+    @Test func reducerFirstEventIsEmittedAndOpensAWindow() {
+        var state = throttle.initialState
+        #expect(state == .idle)
+        #expect(throttle.reduce(into: &state, .event(1, at: 100)) == Effects(emit: 1, schedule: 100 + 3.ticks))
+        #expect(state == .window(end: 100 + 3.ticks))
+        #expect(throttle.pending(in: state) == nil)
+        #expect(!throttle.isIdle(state))
+    }
+
+    @Test func reducerEventInsideTheWindowIsDroppedAndLeavesIt() {
+        var state = ThrottleFirst<EventNumber>.State.window(end: 130)
+        #expect(throttle.reduce(into: &state, .event(2, at: 129)) == .none)
+        #expect(state == .window(end: 130))
+    }
+
+    @Test func reducerWindowCloses() {
+        var state = ThrottleFirst<EventNumber>.State.window(end: 130)
+        #expect(throttle.reduce(into: &state, .timerFired(at: 130)) == .none)
+        #expect(state == .idle)
+        #expect(throttle.isIdle(state))
+    }
+
+    @Test func reducerOnItsOwnTakesAnEventAtTheWindowsEnd() {
+        let policy = ThrottleFirst<EventNumber>(window: 30)
+        var state = ThrottleFirst<EventNumber>.State.window(end: 130)
+        #expect(policy.reduce(into: &state, .event(3, at: 130)) == Effects(emit: 3, schedule: 160))
+        #expect(state == .window(end: 160))
+    }
+}
