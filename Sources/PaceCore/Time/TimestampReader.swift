@@ -3,10 +3,10 @@
 // that fits any), and checks SPEC's boundary rule for named formats. It keeps
 // the latest time it returned, which year-less formats need.
 //
-// Once the format is known to be a number (given, or settled by `auto`), each
-// line takes a short path that reads it without going through `TimeFormat`:
-// copying that enum per line (a pattern holds a String) and matching on it
-// cost more than parsing a unix timestamp.
+// Once the format is known to be a named one (given, or settled by `auto`),
+// each line takes a short path that reads it without going through
+// `TimeFormat`: copying that enum per line (a pattern holds a String) and
+// matching on it cost more than parsing a unix timestamp.
 
 /// The time of one replay line.
 public enum TimeReading: Equatable {
@@ -23,20 +23,24 @@ public struct TimestampReader {
     /// 1-based field where the timestamp starts.
     public let timeField: Int
     private var context: YearContext
-    /// The numeric format every line is read with, once known.
-    private var numeric: NumericFormat?
+    /// The named format every line is read with, once known.
+    private var named: NamedFormat?
     /// `auto`'s plausibility guard on bare numbers applies.
     private let guarded: Bool
 
-    private enum NumericFormat {
-        case unix, unixMs, offset
+    /// The formats the short path reads (a pattern and `record` are not).
+    private enum NamedFormat {
+        case unix, unixMs, offset, iso8601, clf, syslog
 
         init?(_ format: TimeFormat) {
             switch format {
             case .unix: self = .unix
             case .unixMs: self = .unixMs
             case .offset: self = .offset
-            default: return nil
+            case .iso8601: self = .iso8601
+            case .clf: self = .clf
+            case .syslog: self = .syslog
+            case .auto, .record, .pattern: return nil
             }
         }
     }
@@ -45,28 +49,32 @@ public struct TimestampReader {
         self.format = format
         self.timeField = timeField
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
-        numeric = NumericFormat(format)
+        named = NamedFormat(format)
         guarded = format == .auto
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
     @inline(__always)
     public mutating func read(_ line: UnsafeRawBufferPointer) -> TimeReading {
-        if let numeric { return read(line, numeric) }
+        if let named { return read(line, named) }
         return readAnyFormat(line)
     }
 
-    /// `read` for a numeric format: the same steps as `readAnyFormat` takes
-    /// for one (a number is never a pattern, so an opening `[` is skipped).
+    /// `read` for a named format: the same steps as `readAnyFormat` takes
+    /// for one (a named format is not a pattern, so an opening `[` is
+    /// skipped).
     @inline(__always)
-    private mutating func read(_ line: UnsafeRawBufferPointer, _ numeric: NumericFormat) -> TimeReading {
+    private mutating func read(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
         guard var start = fieldStart(line, field: timeField) else { return .bad(.missingField(timeField)) }
         if line[start] == UInt8(ascii: "[") { start += 1 }
         let result: FormatResult
-        switch numeric {
+        switch named {
         case .unix: result = parseUnixSeconds(line, from: start, plausibleOnly: guarded)
         case .unixMs: result = parseUnixMilliseconds(line, from: start, plausibleOnly: guarded)
         case .offset: result = parseOffset(line, from: start)
+        case .iso8601: result = parseCalendar(.iso8601, line, from: start, context: context)
+        case .clf: result = parseCalendar(.clf, line, from: start, context: context)
+        case .syslog: result = parseCalendar(.syslog, line, from: start, context: context)
         }
         switch result {
         case let .time(t, length):
@@ -124,7 +132,7 @@ public struct TimestampReader {
             switch result {
             case .time:
                 detected = candidate
-                numeric = NumericFormat(candidate)
+                named = NamedFormat(candidate)
                 return result
             case .bad:
                 if firstBad == nil { firstBad = result }
