@@ -1,0 +1,48 @@
+// Every kind of usage error in SPEC's table, through the real binary: the
+// message and its hint on stderr, nothing on stdout, exit 2. (The parser's
+// unit tests check each message in detail; these check the process.)
+
+import Testing
+
+@Suite("Usage errors, end to end")
+struct UsageEndToEndTests {
+    @Test("pace: <what is wrong>, a hint, nothing on stdout, exit 2", arguments: [
+        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+        (["--debounce", "1s", "--leading", "1s"], "two policies given, '--debounce' and '--leading' (choose one)"),
+        (["--debunce", "1s"], "unknown option '--debunce' (did you mean '--debounce'?)"),
+        (["--debounce", "1s", "--max-wait", "1ms"], "'--max-wait' (1ms) must be at least the debounce window (1s)"),
+        (["--leading", "1s", "--max-wait", "2s"], "'--max-wait' only applies to --debounce (not '--leading')"),
+        (["--debounce", "1s", "--time-field", "2"], "'--time-field' only applies with --replay"),
+        (["--debounce", "1s", "--replay", "--record", "x"], "'--record' is for live mode and cannot be used with --replay"),
+        (["--debounce", "1s", "--replay", "--time-format", "%Y %Q"], "unknown directive '%Q' in --time-format '%Y %Q'"),
+        (["--debounce", "1s", "one", "two"], "more than one input file ('one' and 'two'); pace reads one"),
+        (["--debounce", "1s", "--debounce", "1s"], "option '--debounce' given more than once"),
+    ] as [([String], String)])
+    func usageError(arguments: [String], message: String) throws {
+        let result = try Pace.run(arguments, stdin: "0ms a\n")
+        #expect(result == PaceResult(stdout: [], stderr: "pace: \(message)\n" + usageHintTail, status: 2))
+    }
+
+    @Test("a duration error's hint shows the forms", arguments: [
+        (["--debounce", "300"], "invalid duration '300' for '--debounce': a number needs a unit"),
+        (["--throttle", "0ms"], "'--throttle' must be greater than zero (got '0ms')"),
+    ] as [([String], String)])
+    func durationHint(arguments: [String], message: String) throws {
+        let result = try Pace.run(arguments)
+        #expect(result == PaceResult(stdout: [], stderr: """
+            pace: \(message)
+            A duration is a number and a unit: 300ms, 1.5s, .5s, 2m, 250us (units: ns, us, ms, s, m, h).
+            See 'pace --help' for more information.
+
+            """, status: 2))
+    }
+
+    @Test("--help and --version go to stdout, exit 0")
+    func helpAndVersion() throws {
+        let help = try Pace.run(["--help"])
+        #expect(help.status == 0 && help.stderr == "")
+        #expect(help.stdoutText.hasPrefix("OVERVIEW: Rate-limit a stream of lines"))
+        #expect(help.stdoutText.contains("\nUSAGE: pace <policy> [<options>] [<file>]\n"))
+        #expect(try Pace.run(["--version"]) == PaceResult(stdout: Array("pace 0.1.0\n".utf8), stderr: "", status: 0))
+    }
+}
