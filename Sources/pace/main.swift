@@ -118,7 +118,7 @@ func run() -> Int32 {
     let report: RunReport
     if configuration.replay {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
-                           pendingSignal: { receivedSignal })
+                           traceFD: 2, columns: terminalColumns(), pendingSignal: { receivedSignal })
     } else {
         // The live clock keeps SIGINT and SIGTERM blocked except while it
         // waits, so that a signal cannot slip in between the loop's check of
@@ -144,8 +144,17 @@ func run() -> Int32 {
         writeStderr("pace: \(target): \(errorText(code))\n")
         status = ExitCode.failure
     }
+    if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
     return status
+}
+
+/// `--marbles`' width: `COLUMNS` if it is a sensible number, else 80.
+func terminalColumns() -> Int {
+    guard let text = getenv("COLUMNS"), let columns = Int(String(cString: text)), (20...10_000).contains(columns) else {
+        return 80
+    }
+    return columns
 }
 
 func writeAllStdout(_ text: String) {

@@ -150,6 +150,8 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     config.replay = typed.has(.replay)
     config.emitTime = typed.has(.emitTime)
     config.stats = typed.has(.stats)
+    config.trace = typed.has(.trace)
+    config.marbles = typed.has(.marbles)
 
     if !config.replay, let replayOnly = typed.flags.first(where: { $0.flag.replayOnly }) {
         throw UsageError("'\(replayOnly.spelling)' only applies with --replay")

@@ -24,6 +24,10 @@ public struct Configuration: Equatable, Sendable {
     /// `--record FILE` (live only).
     public var recordPath: String?
     public var stats: Bool
+    /// `--trace`: each input line's fate on stderr.
+    public var trace: Bool
+    /// `--marbles` (replay only): the run as marble diagrams on stderr.
+    public var marbles: Bool
     /// The input FILE, or nil for stdin (`-` is also stdin).
     public var inputPath: String?
 
@@ -40,6 +44,8 @@ public struct Configuration: Equatable, Sendable {
         emitTime = false
         recordPath = nil
         stats = false
+        trace = false
+        marbles = false
         inputPath = nil
     }
 }

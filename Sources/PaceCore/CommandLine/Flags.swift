@@ -4,7 +4,7 @@
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast
     case maxWait, keyField, replay, timeFormat, year, timeField, onBadTime
-    case emitTime, record, stats, help, version
+    case emitTime, record, stats, trace, marbles, help, version
 }
 
 struct Flag: Sendable {
@@ -70,7 +70,12 @@ let flagTable: [Flag] = [
     Flag(.record, ["--record"], value: "file", .option,
          "Live mode: also write every input line to <file> with its arrival time, for a later --replay --time-format record."),
     Flag(.stats, ["--stats"], .option,
-         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines."),
+         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines; with --key-field, also in, emitted and dropped for the top 10 keys."),
+    Flag(.trace, ["--trace"], .option,
+         "Print each input line's fate on stderr as it becomes certain: emitted (when), replaced by which line, dropped inside which window, skipped."),
+    Flag(.marbles, ["--marbles"], .option,
+         "After the replay, draw input and output per key as marble diagrams on stderr, scaled to the terminal width (COLUMNS, else 80; first 10000 events).",
+         replayOnly: true),
     Flag(.help, ["-h", "--help"], .info, "Show this help and exit."),
     Flag(.version, ["--version"], .info, "Show the version and exit."),
 ]

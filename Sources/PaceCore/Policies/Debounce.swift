@@ -35,10 +35,10 @@ public struct Debounce<Payload: Equatable>: Policy {
             state = .pending(event, runStart: t, deadline: deadline)
             return Effects(schedule: deadline)
 
-        case let (.pending(_, runStart, _), .event(event, t)):
+        case let (.pending(replaced, runStart, _), .event(event, t)):
             let deadline = deadline(eventAt: t, runStart: runStart)
             state = .pending(event, runStart: runStart, deadline: deadline)
-            return Effects(schedule: deadline)
+            return Effects(schedule: deadline, discarded: replaced)
 
         case let (.pending(event, _, _), .timerFired):
             state = .idle

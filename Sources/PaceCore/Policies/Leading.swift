@@ -38,7 +38,8 @@ public struct Leading<Payload: Equatable>: Policy {
             // SPEC: emitted if t >= the window's end. The scheduler fires the
             // window's timer before such an event, but the reducer stays
             // correct on its own.
-            return Effects(emit: t >= end ? event : nil, schedule: newEnd)
+            if t >= end { return Effects(emit: event, schedule: newEnd) }
+            return Effects(schedule: newEnd, discarded: event)
 
         case (.window, .timerFired):
             state = .idle

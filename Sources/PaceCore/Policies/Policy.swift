@@ -6,7 +6,10 @@
 //
 // Effects are a small fixed-size value rather than an array: every policy
 // emits at most one line per action and owns at most one timer per key, so
-// `Effects` is two optionals and costs no allocation on the per-line path.
+// `Effects` is three optionals and costs no allocation on the per-line path.
+// The third, `discarded`, names the event an action throws away (a pending
+// event replaced, an incoming one dropped): the runtime ignores it unless
+// `--trace` asks why a line vanished.
 
 /// What happens to a policy: an event arrives, or its timer fires.
 public enum PolicyAction<Payload: Equatable>: Equatable {
@@ -29,11 +32,14 @@ public struct Effects<Payload: Equatable>: Equatable {
     /// When to deliver `.timerFired`, replacing any timer in flight; nil
     /// leaves the timer as it is.
     public var schedule: Instant?
+    /// The event this action discards for good: the pending one an incoming
+    /// event replaced, or the incoming event itself when it is dropped.
+    public var discarded: Payload?
 
-
-    public init(emit: Payload? = nil, schedule: Instant? = nil) {
+    public init(emit: Payload? = nil, schedule: Instant? = nil, discarded: Payload? = nil) {
         self.emit = emit
         self.schedule = schedule
+        self.discarded = discarded
     }
 
     /// Nothing to do.

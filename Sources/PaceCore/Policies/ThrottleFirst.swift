@@ -30,7 +30,7 @@ public struct ThrottleFirst<Payload: Equatable>: Policy {
         case let (.window(end), .event(event, t)):
             // The scheduler fires the window's timer before an event at or
             // after `end`; the reducer stays correct on its own.
-            guard t >= end else { return .none }
+            guard t >= end else { return Effects(discarded: event) }
             let newEnd = t.saturatingAdd(window)
             state = .window(end: newEnd)
             return Effects(emit: event, schedule: newEnd)

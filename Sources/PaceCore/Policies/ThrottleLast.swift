@@ -34,7 +34,7 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
             // the window as the timer would have, then taking the event.
             guard t >= end else {
                 state = .window(end: end, latest: event)
-                return .none
+                return Effects(discarded: latest)
             }
             if latest != nil {
                 preconditionFailure("ThrottleLast: event after the window's end with an event still pending")

@@ -66,7 +66,7 @@ public struct RecordingSink: LineSink {
 /// A scheduler on a clock that moves only when told.
 public struct TestClock<P: Policy> where P.Payload == EventNumber {
     public private(set) var now: Instant
-    public private(set) var scheduler: Scheduler<P, RecordingSink>
+    public private(set) var scheduler: Scheduler<P, RecordingSink, NoObserver>
     private var taken = 0
 
     public init(policy: P, keyed: Bool = false, start: Instant = 0) {

@@ -16,7 +16,7 @@ public protocol LineSink {
     mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
 }
 
-/// Identifies an event: its position in the input (1-based, counting only the
-/// lines that entered the policy). Policies hold these, never bytes, so they
+/// Identifies an event: its input line number (1-based, counting every line),
+/// as replay and live mode number them; tests may number events 1, 2, 3. Policies hold these, never bytes, so they
 /// stay pure values; the scheduler keeps the bytes of the pending ones.
 public typealias EventNumber = Int64

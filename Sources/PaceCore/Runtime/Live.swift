@@ -82,29 +82,46 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, clock: ino
 /// Live mode onto any sink (tests pass a RecordingSink). The sink must write
 /// through itself: the loop never flushes it. `output` is handed back with
 /// everything emitted.
+/// `--trace` writes to `traceFD`.
 public func runLive<Clock: LiveClock, Output: LineSink>(_ configuration: Configuration, clock: inout Clock,
                                                         input: inout LineReader, output: inout Output,
-                                                        recordFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
+                                                        recordFD: Int32?, traceFD: Int32 = 2,
+                                                        pendingSignal: () -> Int32) -> RunReport {
     let window = configuration.window
+    let insight = RunInsight.wanted(by: configuration, traceFD: traceFD)
     switch configuration.policy {
     case .debounce:
-        return liveLoop(Debounce(window: window, maxWait: configuration.maxWait), configuration, &clock, &input, &output, recordFD, pendingSignal)
+        return liveLoop(Debounce(window: window, maxWait: configuration.maxWait), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
     case .leading:
-        return liveLoop(Leading(window: window), configuration, &clock, &input, &output, recordFD, pendingSignal)
+        return liveLoop(Leading(window: window), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
     case .throttleFirst:
-        return liveLoop(ThrottleFirst(window: window), configuration, &clock, &input, &output, recordFD, pendingSignal)
+        return liveLoop(ThrottleFirst(window: window), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
     case .throttleLast:
-        return liveLoop(ThrottleLast(window: window), configuration, &clock, &input, &output, recordFD, pendingSignal)
+        return liveLoop(ThrottleLast(window: window), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
     }
+}
+
+/// The loop, watched (`--trace`, per-key stats) or not.
+private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
+    _ policy: P, _ insight: RunInsight?, _ configuration: Configuration, _ clock: inout Clock,
+    _ input: inout LineReader, _ output: inout Output, _ recordFD: Int32?, _ pendingSignal: () -> Int32
+) -> RunReport where P.Payload == EventNumber {
+    guard let insight else {
+        return liveLoop(policy, NoObserver(), configuration, &clock, &input, &output, recordFD, pendingSignal).report
+    }
+    var (report, watched) = liveLoop(policy, insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
+    watched.flush()
+    report.topKeys = watched.topKeys()
+    return report
 }
 
 // MARK: - The loop
 
-private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
-    _ policy: P, _ configuration: Configuration, _ clock: inout Clock, _ input: inout LineReader,
+private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output: LineSink>(
+    _ policy: P, _ observer: O, _ configuration: Configuration, _ clock: inout Clock, _ input: inout LineReader,
     _ output: inout Output, _ recordFD: Int32?, _ pendingSignal: () -> Int32
-) -> RunReport where P.Payload == EventNumber {
-    var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: output,
+) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
+    var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: output, observer: observer,
                               countDistinctKeys: configuration.stats)
     var record = recordFD.map {
         let target = configuration.recordPath ?? "record"
@@ -115,6 +132,8 @@ private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
     let keyField = configuration.keyField ?? 0
     // The latest instant read: the time of end of input (or of the signal).
     var now = timeline.instant(atMonotonic: timeline.monotonicAtStart)
+    /// Lines read so far: the number of the next one, less one.
+    var lineNumber: EventNumber = 0
 
     do throws(OutputError) {
         running: while true {
@@ -126,6 +145,7 @@ private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
                 now = timeline.instant(atMonotonic: clock.monotonicNow())
                 break running
             }
+            if O.isActive { scheduler.observer.flush() }
             let wake = clock.wait(until: scheduler.nextDeadline.map(timeline.monotonic(reaching:)))
             switch wake {
             case .interrupted:
@@ -150,7 +170,8 @@ private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
                         if contentLength(line) == 0 { report.emptyLines += 1 }
                         var key = UnsafeRawBufferPointer(start: nil, count: 0)
                         if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)]) }
-                        try scheduler.send(line, key: key, at: now)
+                        lineNumber += 1
+                        try scheduler.send(line, key: key, at: now, number: lineNumber)
                     }
                     try record?.flush()
                     if fill == .endOfInput { break running }
@@ -189,7 +210,7 @@ private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
     report.scheduler = scheduler.stats
     if configuration.keyField == nil && report.scheduler.eventsIn > 0 { report.scheduler.distinctKeys = 1 }
     if configuration.keyField == nil && report.scheduler.eventsIn == 0 { report.scheduler.peakActiveKeys = 0 }
-    return report
+    return (report, scheduler.observer)
 }
 
 /// `--record`'s writer: every line read, as `<seconds>TAB<line>`, written per

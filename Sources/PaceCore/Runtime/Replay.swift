@@ -6,29 +6,49 @@
 
 /// Runs `configuration` (replay mode) over `input`, writing to `outputFD`.
 /// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
+/// `--trace` writes to `traceFD`; `--marbles` draws `columns` wide.
 public func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
-                      outputFD: Int32, pendingSignal: () -> Int32) -> RunReport {
+                      outputFD: Int32, traceFD: Int32 = 2, columns: Int = 80,
+                      pendingSignal: () -> Int32) -> RunReport {
     let window = configuration.window
+    let insight = RunInsight.wanted(by: configuration, traceFD: traceFD)
     switch configuration.policy {
     case .debounce:
-        return replayLoop(Debounce(window: window, maxWait: configuration.maxWait), configuration, defaultYear, &input, outputFD, pendingSignal)
+        return replayLoop(Debounce(window: window, maxWait: configuration.maxWait), insight, configuration, defaultYear, &input, outputFD, columns, pendingSignal)
     case .leading:
-        return replayLoop(Leading(window: window), configuration, defaultYear, &input, outputFD, pendingSignal)
+        return replayLoop(Leading(window: window), insight, configuration, defaultYear, &input, outputFD, columns, pendingSignal)
     case .throttleFirst:
-        return replayLoop(ThrottleFirst(window: window), configuration, defaultYear, &input, outputFD, pendingSignal)
+        return replayLoop(ThrottleFirst(window: window), insight, configuration, defaultYear, &input, outputFD, columns, pendingSignal)
     case .throttleLast:
-        return replayLoop(ThrottleLast(window: window), configuration, defaultYear, &input, outputFD, pendingSignal)
+        return replayLoop(ThrottleLast(window: window), insight, configuration, defaultYear, &input, outputFD, columns, pendingSignal)
     }
+}
+
+/// The loop, specialised for watching (`--trace`, `--marbles`, per-key
+/// stats) or not: unwatched, it makes no observer calls at all.
+private func replayLoop<P: Policy>(_ policy: P, _ insight: RunInsight?, _ configuration: Configuration,
+                                   _ defaultYear: Int, _ input: inout LineReader, _ outputFD: Int32,
+                                   _ columns: Int, _ pendingSignal: () -> Int32) -> RunReport
+where P.Payload == EventNumber {
+    guard let insight else {
+        return replayLoop(policy, NoObserver(), configuration, defaultYear, &input, outputFD, pendingSignal).report
+    }
+    var (report, watched) = replayLoop(policy, insight, configuration, defaultYear, &input, outputFD, pendingSignal)
+    watched.flush()
+    report.topKeys = watched.topKeys()
+    report.marbles = watched.marbles?.render(width: columns)
+    return report
 }
 
 /// How often (in lines) a replay from a fast file checks for a signal.
 private let signalCheckInterval: Int64 = 4096
 
-private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, _ defaultYear: Int,
-                                   _ input: inout LineReader, _ outputFD: Int32,
-                                   _ pendingSignal: () -> Int32) -> RunReport where P.Payload == EventNumber {
+private func replayLoop<P: Policy, O: SchedulerObserver>(
+    _ policy: P, _ observer: O, _ configuration: Configuration, _ defaultYear: Int,
+    _ input: inout LineReader, _ outputFD: Int32, _ pendingSignal: () -> Int32
+) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
     let sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
-    var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: sink,
+    var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: sink, observer: observer,
                               countDistinctKeys: configuration.stats)
     var timestamps = TimestampReader(format: configuration.timeFormat, timeField: configuration.timeField,
                                      defaultYear: configuration.year ?? defaultYear)
@@ -47,6 +67,7 @@ private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, 
                 // Lines held back point into the buffer that fill() moves
                 // and overwrites.
                 scheduler.keepBorrowedLines()
+                if O.isActive { scheduler.observer.flush() }
                 switch input.fill() {
                 case .data:
                     continue reading
@@ -70,6 +91,7 @@ private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, 
             }
             if contentLength(line) == 0 {
                 report.emptyLines += 1
+                if O.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: clock.now) }
                 continue reading
             }
             switch timestamps.read(line) {
@@ -80,7 +102,7 @@ private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, 
                 if keyField > 0 {
                     key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)])
                 }
-                try scheduler.send(borrowing: content, key: key, at: t)
+                try scheduler.send(borrowing: content, key: key, at: t, number: lineNumber)
             case let .bad(why):
                 report.badTime += 1
                 switch onBadTime {
@@ -88,9 +110,11 @@ private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, 
                     report.end = .badTime(line: lineNumber, why)
                     break reading
                 case .skip:
+                    if O.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: clock.now) }
                     continue reading
                 case .pass:
                     report.passed += 1
+                    if O.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: clock.now) }
                     try scheduler.sink.emit(line, at: clock.now)
                 }
             }
@@ -110,5 +134,5 @@ private func replayLoop<P: Policy>(_ policy: P, _ configuration: Configuration, 
     if configuration.keyField == nil && report.scheduler.eventsIn > 0 { report.scheduler.distinctKeys = 1 }
     if configuration.keyField == nil && report.scheduler.eventsIn == 0 { report.scheduler.peakActiveKeys = 0 }
     report.clamped = clock.clamped
-    return report
+    return (report, scheduler.observer)
 }

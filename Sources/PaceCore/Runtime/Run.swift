@@ -23,6 +23,10 @@ public struct RunReport: Equatable, Sendable {
     public var badTime: Int64 = 0
     public var passed: Int64 = 0
     public var emptyLines: Int64 = 0
+    /// `--stats` with `--key-field`: the keys with the most events in.
+    public var topKeys: [KeyCount]?
+    /// `--marbles`' diagram, drawn after the run.
+    public var marbles: String?
     public init() {}
 
     /// Events that entered the policy and did not come out.
@@ -45,6 +49,7 @@ public struct RunReport: Equatable, Sendable {
         for (name, value) in rows {
             text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"
         }
+        if let topKeys { text += keyTableText(topKeys, distinctKeys: scheduler.distinctKeys) }
         return text
     }
 }

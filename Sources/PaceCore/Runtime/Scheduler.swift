@@ -15,6 +15,65 @@
 // emitted events. Immediate emissions happen in input order by construction.
 // Timers due at one instant are fired as a batch sorted by the event each one
 // holds, so two keys whose deadlines coincide come out in input order.
+//
+// Events are numbered by whoever drives the scheduler: replay and live pass
+// each line's input line number, so `--trace` names lines without a mapping
+// table. Numbers only need to increase.
+//
+// Observing. `--trace`, `--stats`' per-key table and `--marbles` watch the
+// run through an `Observer`: every event that enters, every emission, every
+// event a policy discards. The scheduler is specialised for it, and with
+// `NoObserver` (`isActive` false) every call and the work to prepare it
+// compile away: the hot path is unchanged when none of them is asked for.
+
+/// Watches a scheduler's events. Calls come in the order fates become
+/// certain; `line` bytes are valid only for the call.
+public protocol SchedulerObserver {
+    /// False only for `NoObserver`: the scheduler then makes no calls.
+    static var isActive: Bool { get }
+    /// An event entered its key's policy.
+    mutating func entered(_ event: EventNumber, line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+                          at time: Instant)
+    /// An event was written; `atEnd` when end of input released it.
+    mutating func emitted(_ event: EventNumber, line: UnsafeRawBufferPointer, at time: Instant, atEnd: Bool)
+    /// A pending event was replaced by a later one of its key.
+    mutating func replaced(_ event: EventNumber, by later: EventNumber)
+    /// An incoming event was dropped inside a window ending at `windowEnd`.
+    mutating func dropped(_ event: EventNumber, windowEnd: Instant?)
+    /// A line that never reached the policy (the driver reports these).
+    mutating func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant)
+    /// A good moment to write out what was gathered (the drivers call it).
+    mutating func flush()
+}
+
+/// Why a line never reached the policy.
+public enum Bypass: Equatable, Sendable {
+    /// Empty (replay): skipped.
+    case empty
+    /// Its timestamp did not parse, and `--on-bad-time skip` dropped it.
+    case badTimeSkipped
+    /// Its timestamp did not parse, and `--on-bad-time pass` wrote it.
+    case badTimePassed
+}
+
+/// The observer of a run that watches nothing.
+public struct NoObserver: SchedulerObserver {
+    public static var isActive: Bool { false }
+    public init() {}
+    @inline(__always)
+    public mutating func entered(_ event: EventNumber, line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+                                 at time: Instant) {}
+    @inline(__always)
+    public mutating func emitted(_ event: EventNumber, line: UnsafeRawBufferPointer, at time: Instant, atEnd: Bool) {}
+    @inline(__always)
+    public mutating func replaced(_ event: EventNumber, by later: EventNumber) {}
+    @inline(__always)
+    public mutating func dropped(_ event: EventNumber, windowEnd: Instant?) {}
+    @inline(__always)
+    public mutating func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {}
+    @inline(__always)
+    public mutating func flush() {}
+}
 
 /// Counters the scheduler keeps for `--stats`.
 public struct SchedulerStats: Equatable, Sendable {
@@ -26,7 +85,7 @@ public struct SchedulerStats: Equatable, Sendable {
     public init() {}
 }
 
-public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumber {
+public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> where P.Payload == EventNumber {
     struct Slot {
         var state: P.State
         /// The event the state holds back (`P.pending`); its bytes are in
@@ -44,7 +103,11 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     public let keyed: Bool
     /// The sink, reachable so the driver can flush it.
     public var sink: Sink
+    /// What watches the run (`NoObserver` unless asked for).
+    public var observer: Observer
     public private(set) var stats = SchedulerStats()
+    /// Inside `finish`: emissions are of events still pending at end of input.
+    private var finishing = false
 
     /// Keyed, each key's slot (free ones are reused).
     private var slots: [Slot] = []
@@ -76,10 +139,12 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     ///   - keyed: one policy state per key (`--key-field`); otherwise every
     ///     event shares one state and the key passed to `send` is ignored.
     ///   - countDistinctKeys: keep the set needed for the distinct-key count.
-    public init(policy: P, keyed: Bool, sink: Sink, countDistinctKeys: Bool = false) {
+    ///   - observer: what watches the run (see `SchedulerObserver`).
+    public init(policy: P, keyed: Bool, sink: Sink, observer: Observer, countDistinctKeys: Bool = false) {
         self.policy = policy
         self.keyed = keyed
         self.sink = sink
+        self.observer = observer
         sole = Slot(state: policy.initialState)
         if countDistinctKeys { seenKeys = [] }
         if !keyed {
@@ -88,6 +153,9 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
             stats.distinctKeys = 0
         }
     }
+
+    /// The number the next `send` without one gives its event.
+    public var nextEventNumber: EventNumber { lastEvent + 1 }
 
     /// When the next timer is due, if any (live mode sleeps until then).
     public var nextDeadline: Instant? { keyed ? timers.first?.due : soleDue }
@@ -114,7 +182,15 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// back are copied into the key's slot.
     @inline(__always)
     public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
-        try send(line, key: key, at: t, borrowing: false)
+        try send(line, key: key, at: t, number: lastEvent + 1, borrowing: false)
+    }
+
+    /// `send`, the event numbered `number` (its input line number; numbers
+    /// must increase from one call to the next).
+    @inline(__always)
+    public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
+                              number: EventNumber) throws(OutputError) {
+        try send(line, key: key, at: t, number: number, borrowing: false)
     }
 
     /// `send`, keeping the bytes the policy holds back where they are, not
@@ -125,7 +201,14 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// them all (a memcpy and a buffer check a line) was wasted work.
     @inline(__always)
     mutating func send(borrowing line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
-        try send(line, key: key, at: t, borrowing: true)
+        try send(line, key: key, at: t, number: lastEvent + 1, borrowing: true)
+    }
+
+    /// `send(borrowing:)` with the event's number, as `send(_:key:at:number:)`.
+    @inline(__always)
+    mutating func send(borrowing line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
+                       number: EventNumber) throws(OutputError) {
+        try send(line, key: key, at: t, number: number, borrowing: true)
     }
 
     /// Copies every borrowed line that a slot still holds into the slot's
@@ -152,11 +235,11 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
 
     @inline(__always)
     private mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
-                               borrowing: Bool) throws(OutputError) {
+                               number: EventNumber, borrowing: Bool) throws(OutputError) {
         try advance(to: t)
-        lastEvent += 1
-        let number = lastEvent
+        lastEvent = number
         stats.eventsIn += 1
+        if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
         if !keyed {
             try sendSole(line, number, at: t, borrowing: borrowing)
             return
@@ -167,9 +250,17 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             stats.emitted += 1
+            if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
             try sink.emit(line, at: t)
         }
         if let due = effects.schedule { timers.set(slot: slot, due: due) }
+        if Observer.isActive, let discarded = effects.discarded {
+            if discarded == number {
+                observer.dropped(number, windowEnd: timers.due(of: slot))
+            } else {
+                observer.replaced(discarded, by: number)
+            }
+        }
         if policy.pending(in: slots[s].state) == number {
             slots[s].pendingNumber = number
             if borrowing {
@@ -194,9 +285,17 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             stats.emitted += 1
+            if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
             try sink.emit(line, at: t)
         }
         if let due = effects.schedule { soleDue = due }
+        if Observer.isActive, let discarded = effects.discarded {
+            if discarded == number {
+                observer.dropped(number, windowEnd: soleDue)
+            } else {
+                observer.replaced(discarded, by: number)
+            }
+        }
         if policy.pending(in: sole.state) == number {
             sole.pendingNumber = number
             if borrowing {
@@ -211,6 +310,8 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// End of input in replay: the clock runs on until every timer has fired,
     /// so pending events come out at their due times, in order.
     public mutating func finish() throws(OutputError) {
+        finishing = true
+        defer { finishing = false }
         if !keyed {
             while soleDue != nil { try fireSole(stampedAt: nil) }
         }
@@ -220,6 +321,8 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// End of input in live mode: every pending event is emitted now, in the
     /// order the clock running on would have emitted them, each stamped `now`.
     public mutating func finish(emittingAt now: Instant) throws(OutputError) {
+        finishing = true
+        defer { finishing = false }
         if !keyed {
             while soleDue != nil { try fireSole(stampedAt: now) }
         }
@@ -266,7 +369,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
             precondition(emitted == slots[s].pendingNumber, "Scheduler: a timer emitted an event it did not hold")
             let borrowed = slots[s].borrowedLine
             slots[s].borrowedLine = nil
-            try emitPending(borrowed, slot: slot, at: stamp ?? due)
+            try emitPending(borrowed, slot: slot, number: emitted, at: stamp ?? due)
         }
         if let next = effects.schedule { timers.set(slot: slot, due: next) }
         if policy.isIdle(slots[s].state) { release(slot) }
@@ -281,7 +384,7 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
             precondition(emitted == sole.pendingNumber, "Scheduler: a timer emitted an event it did not hold")
             let borrowed = sole.borrowedLine
             sole.borrowedLine = nil
-            try emitPending(borrowed, slot: 0, at: stamp ?? due)
+            try emitPending(borrowed, slot: 0, number: emitted, at: stamp ?? due)
         }
         if let next = effects.schedule { soleDue = next }
     }
@@ -289,13 +392,15 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
     /// Writes a slot's pending line where it is kept: borrowed, or in the
     /// slot's buffer.
     @inline(__always)
-    private mutating func emitPending(_ borrowed: UnsafeRawBufferPointer?, slot: Int32,
+    private mutating func emitPending(_ borrowed: UnsafeRawBufferPointer?, slot: Int32, number: EventNumber,
                                       at time: Instant) throws(OutputError) {
         stats.emitted += 1
         if let line = borrowed {
+            if Observer.isActive { observer.emitted(number, line: line, at: time, atEnd: finishing) }
             try sink.emit(line, at: time)
         } else {
             try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
+                if Observer.isActive { observer.emitted(number, line: bytes, at: time, atEnd: finishing) }
                 try sink.emit(bytes, at: time)
             }
         }
@@ -378,5 +483,12 @@ public struct Scheduler<P: Policy, Sink: LineSink> where P.Payload == EventNumbe
         if next >= 0 { slots[Int(next)].idlePrevious = previous } else { newestIdle = previous }
         slots[s].idle = false
         idleCount -= 1
+    }
+}
+
+extension Scheduler where Observer == NoObserver {
+    /// A scheduler nothing watches.
+    public init(policy: P, keyed: Bool, sink: Sink, countDistinctKeys: Bool = false) {
+        self.init(policy: policy, keyed: keyed, sink: sink, observer: NoObserver(), countDistinctKeys: countDistinctKeys)
     }
 }

@@ -126,6 +126,14 @@ struct TimerQueue {
         return top
     }
 
+    /// When the timer of `slot` is due, if one is set.
+    func due(of slot: Int32) -> Instant? {
+        let s = Int(slot)
+        guard s < storage.slots else { return nil }
+        let at = Int(storage.positions[s])
+        return at >= 0 ? storage.entries[at].due : nil
+    }
+
     /// True when `slot` has a timer set.
     func hasTimer(slot: Int32) -> Bool {
         let s = Int(slot)

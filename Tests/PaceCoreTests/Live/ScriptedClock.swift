@@ -142,7 +142,7 @@ extension LiveRun {
     /// Runs live mode with `arguments` (parsed as pace would) over `steps`.
     static func scripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step: ScriptedClock.Step)],
                          lateness: Nanoseconds = 0, wallAtStart: Instant, recordFD: Int32? = nil,
-                         recording: Bool = false) -> LiveRun {
+                         recording: Bool = false, traceFD: Int32 = 2) -> LiveRun {
         guard case let .success(.run(configuration)) = parseArguments(arguments) else {
             preconditionFailure("bad arguments \(arguments)")
         }
@@ -153,7 +153,7 @@ extension LiveRun {
         var sink = RecordingSink()
         let signal = clock.signal
         let report = runLive(configuration, clock: &clock, input: &reader, output: &sink,
-                             recordFD: record?.writer ?? recordFD, pendingSignal: { signal.number })
+                             recordFD: record?.writer ?? recordFD, traceFD: traceFD, pendingSignal: { signal.number })
         var recorded: String?
         if let record {
             close(record.writer)

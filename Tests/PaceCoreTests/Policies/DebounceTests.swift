@@ -196,7 +196,7 @@ import Testing
 
     @Test func reducerLaterEventReplacesThePendingOneAndMovesTheDeadline() {
         var state = Debounce<EventNumber>.State.pending(1, runStart: 100, deadline: 100 + 3.ticks)
-        #expect(debounce.reduce(into: &state, .event(2, at: 200)) == Effects(schedule: 200 + 3.ticks))
+        #expect(debounce.reduce(into: &state, .event(2, at: 200)) == Effects(schedule: 200 + 3.ticks, discarded: 1))
         #expect(state == .pending(2, runStart: 100, deadline: 200 + 3.ticks))
         #expect(debounce.pending(in: state) == 2)
     }
@@ -213,8 +213,8 @@ import Testing
         let policy = Debounce<EventNumber>(window: 30, maxWait: 50)
         var state = policy.initialState
         #expect(policy.reduce(into: &state, .event(1, at: 0)) == Effects(schedule: 30))
-        #expect(policy.reduce(into: &state, .event(2, at: 10)) == Effects(schedule: 40))
-        #expect(policy.reduce(into: &state, .event(3, at: 25)) == Effects(schedule: 50))
+        #expect(policy.reduce(into: &state, .event(2, at: 10)) == Effects(schedule: 40, discarded: 1))
+        #expect(policy.reduce(into: &state, .event(3, at: 25)) == Effects(schedule: 50, discarded: 2))
         #expect(state == .pending(3, runStart: 0, deadline: 50))
         #expect(policy.reduce(into: &state, .timerFired(at: 50)) == Effects(emit: 3))
         #expect(policy.reduce(into: &state, .event(4, at: 50)) == Effects(schedule: 80))

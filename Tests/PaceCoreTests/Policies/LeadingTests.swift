@@ -130,7 +130,7 @@ import Testing
     @Test func reducerEventInsideTheWindowIsDroppedAndMovesIt() {
         var state = Leading<EventNumber>.State.window(end: 130)
         let policy = Leading<EventNumber>(window: 30)
-        #expect(policy.reduce(into: &state, .event(2, at: 120)) == Effects(schedule: 150))
+        #expect(policy.reduce(into: &state, .event(2, at: 120)) == Effects(schedule: 150, discarded: 2))
         #expect(state == .window(end: 150))
         #expect(policy.pending(in: state) == nil)
     }

@@ -19,7 +19,7 @@ import Testing
 /// drive it. (TestClock covers the same calls for marble tests; this one
 /// also reaches live mode's end of input.)
 struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
-    private(set) var scheduler: Scheduler<P, RecordingSink>
+    private(set) var scheduler: Scheduler<P, RecordingSink, NoObserver>
 
     init(_ policy: P, keyed: Bool = false) {
         scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())

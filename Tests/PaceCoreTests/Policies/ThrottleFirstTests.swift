@@ -119,7 +119,7 @@ import Testing
 
     @Test func reducerEventInsideTheWindowIsDroppedAndLeavesIt() {
         var state = ThrottleFirst<EventNumber>.State.window(end: 130)
-        #expect(throttle.reduce(into: &state, .event(2, at: 129)) == .none)
+        #expect(throttle.reduce(into: &state, .event(2, at: 129)) == Effects(discarded: 2))
         #expect(state == .window(end: 130))
     }
 

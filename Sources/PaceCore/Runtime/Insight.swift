@@ -1,0 +1,159 @@
+// Seeing why a line vanished: the observer behind `--trace`, `--stats`' table
+// of keys and `--marbles`. The scheduler calls it as fates become certain;
+// it turns them into trace lines, per-key counters and a marble recording.
+//
+// It is used only when one of those flags is given: otherwise the scheduler
+// runs with `NoObserver` and none of this code (nor its memory) is involved.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-key counters for `--stats` with `--key-field`.
+public struct KeyCount: Equatable, Sendable {
+    public var key: [UInt8]
+    public var eventsIn: Int64
+    public var emitted: Int64
+    public var dropped: Int64 { eventsIn - emitted }
+
+    public init(key: [UInt8], eventsIn: Int64, emitted: Int64) {
+        self.key = key
+        self.eventsIn = eventsIn
+        self.emitted = emitted
+    }
+}
+
+public struct RunInsight: SchedulerObserver {
+    public static var isActive: Bool { true }
+
+    /// `--trace`: the text not yet written, and where it goes (nil: kept in
+    /// `traceText`, for tests).
+    public private(set) var traceText: [UInt8] = []
+    private let trace: Bool
+    private let traceFD: Int32?
+    /// `--key-field`, to find an emitted line's key again (0: unkeyed).
+    private let keyField: Int
+    /// `--stats` with `--key-field`: counters per key ever seen.
+    private var keyCounts: [[UInt8]: KeyCount]?
+    /// `--marbles`: the recording.
+    public private(set) var marbles: MarbleRecording?
+
+    /// - Parameters:
+    ///   - trace: write each line's fate (to `traceFD`, or keep it).
+    ///   - keyField: `--key-field`, or 0.
+    ///   - countKeys: keep per-key counters (`--stats` with `--key-field`).
+    ///   - marbles: record events and emissions for `--marbles`.
+    public init(trace: Bool, traceFD: Int32?, keyField: Int, countKeys: Bool, marbles: Bool) {
+        self.trace = trace
+        self.traceFD = traceFD
+        self.keyField = keyField
+        if countKeys && keyField > 0 { keyCounts = [:] }
+        if marbles { self.marbles = MarbleRecording(keyed: keyField > 0) }
+    }
+
+    /// The observer the configuration asks for, if any.
+    public static func wanted(by configuration: Configuration, traceFD: Int32?) -> RunInsight? {
+        let countKeys = configuration.stats && configuration.keyField != nil
+        guard configuration.trace || configuration.marbles || countKeys else { return nil }
+        return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField ?? 0,
+                          countKeys: countKeys, marbles: configuration.marbles)
+    }
+
+    // MARK: - SchedulerObserver
+
+    public mutating func entered(_ event: EventNumber, line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+                                 at time: Instant) {
+        if keyCounts != nil {
+            keyCounts![Array(key), default: KeyCount(key: Array(key), eventsIn: 0, emitted: 0)].eventsIn += 1
+        }
+        marbles?.entered(event, key: key, at: time)
+    }
+
+    public mutating func emitted(_ event: EventNumber, line: UnsafeRawBufferPointer, at time: Instant, atEnd: Bool) {
+        if trace {
+            let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
+            say(event, what + secondsString(time))
+        }
+        if keyCounts != nil || marbles != nil {
+            let key = keyField > 0 ? UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)])
+                                   : UnsafeRawBufferPointer(start: nil, count: 0)
+            if keyCounts != nil { keyCounts![Array(key)]?.emitted += 1 }
+            marbles?.emitted(event, key: key, at: time)
+        }
+    }
+
+    public mutating func replaced(_ event: EventNumber, by later: EventNumber) {
+        if trace { say(event, "replaced by line \(later)") }
+    }
+
+    public mutating func dropped(_ event: EventNumber, windowEnd: Instant?) {
+        guard trace else { return }
+        if let windowEnd {
+            say(event, "dropped inside the window ending at " + secondsString(windowEnd))
+        } else {
+            say(event, "dropped")
+        }
+    }
+
+    public mutating func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {
+        guard trace else { return }
+        switch why {
+        case .empty: say(line, "empty, skipped")
+        case .badTimeSkipped: say(line, "bad timestamp, skipped")
+        case .badTimePassed: say(line, "bad timestamp, passed through at " + secondsString(time))
+        }
+    }
+
+    public mutating func flush() {
+        guard let traceFD, !traceText.isEmpty else { return }
+        traceText.withUnsafeBytes { try? writeAll(fd: traceFD, $0, target: "stderr") }
+        traceText.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func say(_ line: EventNumber, _ fate: String) {
+        traceText.append(contentsOf: "pace: trace: line \(line): \(fate)\n".utf8)
+        if traceText.count >= 64 * 1024 { flush() }
+    }
+
+    // MARK: - Results
+
+    /// `--stats`' per-key counters: the `limit` keys with the most events in
+    /// (ties by key bytes), or nil when keys are not counted.
+    public func topKeys(_ limit: Int = 10) -> [KeyCount]? {
+        guard let keyCounts else { return nil }
+        let sorted = keyCounts.values.sorted {
+            $0.eventsIn != $1.eventsIn ? $0.eventsIn > $1.eventsIn : $0.key.lexicographicallyPrecedes($1.key)
+        }
+        return Array(sorted.prefix(limit))
+    }
+}
+
+/// `--stats`' table of keys, printed after the summary.
+public func keyTableText(_ keys: [KeyCount], distinctKeys: Int64) -> String {
+    var text = "pace: stats by key (top \(keys.count) of \(distinctKeys) by events in):\n"
+    let names = keys.map { displayKey($0.key) }
+    let keyWidth = max(3, names.map(\.count).max() ?? 0)
+    let headers = ["in", "emitted", "dropped"]
+    let columns = keys.map { [String($0.eventsIn), String($0.emitted), String($0.dropped)] }
+    let widths = headers.indices.map { i in max(headers[i].count, columns.map { $0[i].count }.max() ?? 0) }
+    func row(_ name: String, _ cells: [String]) -> String {
+        var line = "  " + name + String(repeating: " ", count: keyWidth - name.count)
+        for (i, cell) in cells.enumerated() {
+            line += "  " + String(repeating: " ", count: widths[i] - cell.count) + cell
+        }
+        return line + "\n"
+    }
+    text += row("key", headers)
+    for (name, cells) in zip(names, columns) { text += row(name, cells) }
+    return text
+}
+
+/// A key as shown in tables and marbles: its bytes (invalid UTF-8 replaced),
+/// `""` for the empty key, cut at 24 characters.
+func displayKey(_ key: [UInt8]) -> String {
+    if key.isEmpty { return "\"\"" }
+    let text = String(decoding: key, as: UTF8.self)
+    return text.count > 24 ? String(text.prefix(23)) + "…" : text
+}

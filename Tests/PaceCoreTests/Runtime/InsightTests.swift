@@ -1,0 +1,283 @@
+// Seeing why a line vanished: --trace, --stats' table of keys and --marbles
+// on fixed inputs, each expected text worked out by hand (the arithmetic is
+// in the comments).
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import PaceCore
+import Testing
+
+private struct Watched {
+    var report: RunReport
+    var stdout: String
+    var trace: String
+}
+
+/// Runs replay as pace would with `arguments` over `input`.
+private func replay(_ arguments: [String], _ input: String, columns: Int = 80) -> Watched {
+    guard case let .success(.run(configuration)) = parseArguments(arguments) else {
+        preconditionFailure("bad arguments \(arguments)")
+    }
+    var template = Array("/tmp/pace-insight-XXXXXX".utf8CString)
+    let inFD = mkstemp(&template)
+    precondition(inFD >= 0)
+    unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    var bytes = Array(input.utf8)
+    bytes.withUnsafeMutableBytes { _ = write(inFD, $0.baseAddress, $0.count) }
+    lseek(inFD, 0, SEEK_SET)
+    let output = ScriptedClock.Pipe()
+    let trace = ScriptedClock.Pipe()
+    var reader = LineReader(fd: inFD)
+    let report = runReplay(configuration, defaultYear: 2026, input: &reader, outputFD: output.writer,
+                           traceFD: trace.writer, columns: columns, pendingSignal: { 0 })
+    close(inFD)
+    close(output.writer)
+    close(trace.writer)
+    defer { close(output.reader); close(trace.reader) }
+    return Watched(report: report, stdout: output.readAll(), trace: trace.readAll())
+}
+
+/// Lines 1 to 7: a burst, an empty line, a line after the window, a bad
+/// timestamp, a line still pending at the end.
+private let burst = """
+    0.000 a
+    0.100 b
+    0.200 c
+
+    0.700 d
+    bad
+    0.800 e
+
+    """
+
+/// Five lines over two keys (field 2).
+private let twoKeys = """
+    0.000 x a
+    0.100 y b
+    0.200 x c
+    0.250 x d
+    0.700 y e
+
+    """
+
+@Suite("Trace, key stats and marbles")
+struct InsightTests {
+    // MARK: - --trace
+
+    @Test("debounce: replaced, empty, emitted, passed through, pending at the end")
+    func debounceTrace() {
+        let run = replay(["--debounce", "300ms", "--replay", "--time-format", "unix", "--on-bad-time", "pass",
+                          "--trace"], burst)
+        #expect(run.stdout == "0.200 c\nbad\n0.800 e\n")
+        // c's timer (0.2 + 0.3) fires before d (0.7) is handled; bad passes
+        // at the latest time, 0.7; e is pending at the end, due 0.8 + 0.3.
+        #expect(run.trace == """
+            pace: trace: line 1: replaced by line 2
+            pace: trace: line 2: replaced by line 3
+            pace: trace: line 4: empty, skipped
+            pace: trace: line 3: emitted at 0.500000
+            pace: trace: line 6: bad timestamp, passed through at 0.700000
+            pace: trace: line 5: replaced by line 7
+            pace: trace: line 7: still pending at end of input, emitted at 1.100000
+
+            """)
+    }
+
+    @Test("throttle per key: dropped inside the key's window")
+    func throttleTrace() {
+        let run = replay(["--throttle", "300ms", "--replay", "--time-format", "unix", "--key-field", "2", "--trace"],
+                         twoKeys)
+        #expect(run.stdout == "0.000 x a\n0.100 y b\n0.700 y e\n")
+        #expect(run.trace == """
+            pace: trace: line 1: emitted at 0.000000
+            pace: trace: line 2: emitted at 0.100000
+            pace: trace: line 3: dropped inside the window ending at 0.300000
+            pace: trace: line 4: dropped inside the window ending at 0.300000
+            pace: trace: line 5: emitted at 0.700000
+
+            """)
+    }
+
+    @Test("leading: a dropped line names the burst's end as it then stood")
+    func leadingTrace() {
+        let run = replay(["--leading", "300ms", "--replay", "--time-format", "unix", "--on-bad-time", "skip",
+                          "--trace"], "0.000 x\n0.100 y\nnope\n0.200 z\n0.500 w\n")
+        #expect(run.trace == """
+            pace: trace: line 1: emitted at 0.000000
+            pace: trace: line 2: dropped inside the window ending at 0.400000
+            pace: trace: line 3: bad timestamp, skipped
+            pace: trace: line 4: dropped inside the window ending at 0.500000
+            pace: trace: line 5: emitted at 0.500000
+
+            """)
+    }
+
+    @Test("throttle-last: the latest of a window replaces the one before")
+    func throttleLastTrace() {
+        let run = replay(["--throttle-last", "300ms", "--replay", "--time-format", "unix", "--trace"],
+                         "0.000 x\n0.100 y\n0.200 z\n0.500 w\n")
+        // z goes out when [0, 0.3) ends and opens [0.3, 0.6): w waits for 0.6.
+        #expect(run.trace == """
+            pace: trace: line 1: emitted at 0.000000
+            pace: trace: line 2: replaced by line 3
+            pace: trace: line 3: emitted at 0.300000
+            pace: trace: line 4: still pending at end of input, emitted at 0.600000
+
+            """)
+    }
+
+    @Test("live: line numbers count every line read; end of input releases the pending one")
+    func liveTrace() {
+        let trace = ScriptedClock.Pipe()
+        let wall: Instant = 1_795_953_600_123_456_789
+        let run = LiveRun.scripted(["--debounce", "100ms", "--trace"], [
+            (0, .input("a\nb\n")),
+            (500_000_000, .input("c\n")),
+            (550_000_000, .endOfInput),
+        ], wallAtStart: wall, traceFD: trace.writer)
+        close(trace.writer)
+        let text = trace.readAll()
+        close(trace.reader)
+        #expect(run.emissions.count == 2)
+        // Instants are floored to the microsecond: .123456 + 0.1, and the
+        // end of input at .123456 + 0.55, before c's deadline (.723456).
+        #expect(text == """
+            pace: trace: line 1: replaced by line 2
+            pace: trace: line 2: emitted at 1795953600.223456
+            pace: trace: line 3: still pending at end of input, emitted at 1795953600.673456
+
+            """)
+    }
+
+    @Test("without --trace, nothing is traced")
+    func noTrace() {
+        let run = replay(["--debounce", "300ms", "--replay", "--time-format", "unix"], burst)
+        #expect(run.trace == "")
+        #expect(run.report.topKeys == nil)
+        #expect(run.report.marbles == nil)
+    }
+
+    // MARK: - --stats by key
+
+    @Test("stats: in, emitted and dropped per key, after the summary")
+    func keyStats() {
+        let run = replay(["--throttle", "300ms", "--replay", "--time-format", "unix", "--key-field", "2", "--stats"],
+                         twoKeys)
+        #expect(run.report.topKeys == [KeyCount(key: Array("x".utf8), eventsIn: 3, emitted: 1),
+                                       KeyCount(key: Array("y".utf8), eventsIn: 2, emitted: 2)])
+        #expect(run.report.statsText.hasSuffix("""
+              empty lines:         0
+            pace: stats by key (top 2 of 2 by events in):
+              key  in  emitted  dropped
+              x     3        1        2
+              y     2        2        0
+
+            """))
+    }
+
+    @Test("stats: unkeyed, no table")
+    func unkeyedStats() {
+        let run = replay(["--debounce", "300ms", "--replay", "--time-format", "unix", "--stats"], burst)
+        #expect(run.report.topKeys == nil)
+        #expect(!run.report.statsText.contains("by key"))
+    }
+
+    @Test("stats: the top 10 by events in, ties by key bytes")
+    func topTen() {
+        var insight = RunInsight(trace: false, traceFD: nil, keyField: 1, countKeys: true, marbles: false)
+        let keys = ["k11", "b", "k05", "a", "k10", "k02", "k09", "b", "k01", "k08", "a", "k07", "k03", "k04", "k06"]
+        for (i, key) in keys.enumerated() {
+            var bytes = Array(key.utf8)
+            bytes.withUnsafeBytes { insight.entered(EventNumber(i + 1), line: $0, key: $0, at: 0) }
+        }
+        var line = Array("a rest".utf8)
+        line.withUnsafeBytes { insight.emitted(4, line: $0, at: 0, atEnd: false) }
+        let top = insight.topKeys()!
+        #expect(top.map { String(decoding: $0.key, as: UTF8.self) }
+                == ["a", "b", "k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08"])
+        #expect(top[0] == KeyCount(key: Array("a".utf8), eventsIn: 2, emitted: 1))
+    }
+
+    @Test("stats table: columns sized to the widest key and count; the empty key is shown as \"\"")
+    func tableLayout() {
+        let text = keyTableText([KeyCount(key: Array("alpha".utf8), eventsIn: 12345, emitted: 5),
+                                 KeyCount(key: [], eventsIn: 7, emitted: 7)], distinctKeys: 2)
+        #expect(text == """
+            pace: stats by key (top 2 of 2 by events in):
+              key       in  emitted  dropped
+              alpha  12345        5    12340
+              ""         7        7        0
+
+            """)
+    }
+
+    // MARK: - --marbles
+
+    @Test("marbles, unkeyed: in and out scaled onto the width")
+    func marblesUnkeyed() {
+        let run = replay(["--debounce", "300ms", "--replay", "--time-format", "unix", "--on-bad-time", "skip",
+                          "--marbles"], burst, columns: 30)
+        // Labels take 3 (out), so 30 - 2 - 3 - 1 = 24 columns over 0 to 1.1 s:
+        // column = floor(t * 23 / 1.1). In: 0, 0.1 -> 2, 0.2 -> 4, 0.7 -> 14,
+        // 0.8 -> 16. Out: c at 0.5 -> 10, e at 1.1 -> 23. 1.1 / 23 = 0.047826.
+        #expect(run.report.marbles == """
+            pace: marbles: 0.000000 s to 1.100000 s, 0.047826 s per column
+              in  a-b-c---------d-e
+              out ----------c------------e
+              a-z: a key's events in order (o after the 26th); in out, the ones emitted
+              2-9: that many in one column, *: 10 or more; -: none
+
+            """)
+    }
+
+    @Test("marbles, keyed: a pair of rows per key, in order of appearance")
+    func marblesKeyed() {
+        let run = replay(["--throttle", "300ms", "--replay", "--time-format", "unix", "--key-field", "2", "--marbles"],
+                         twoKeys, columns: 40)
+        // Labels "x out": 5, so 40 - 2 - 5 - 1 = 32 columns over 0.7 s:
+        // column = floor(t * 31 / 0.7): 0.1 -> 4, 0.2 -> 8, 0.25 -> 11, 0.7 -> 31.
+        #expect(run.report.marbles == """
+            pace: marbles: 0.000000 s to 0.700000 s, 0.022580 s per column
+              x in  a-------b--c
+              x out a
+              y in  ----a--------------------------b
+              y out ----a--------------------------b
+              a-z: a key's events in order (o after the 26th); in out, the ones emitted
+              2-9: that many in one column, *: 10 or more; -: none
+
+            """)
+    }
+
+    @Test("marbles: several in one column are counted; after z comes o")
+    func marblesCounts() {
+        var recording = MarbleRecording(keyed: false)
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        var number: EventNumber = 0
+        // 1 at 0, 3 at 50, 10 at 100, then 14 more at 100 (27 in all: the 27th is 'o').
+        for (count, time) in [(1, 0), (3, 50), (10, 100)] as [(Int, Instant)] {
+            for _ in 0..<count { number += 1; recording.entered(number, key: none, at: time) }
+        }
+        recording.emitted(1, key: none, at: 0)
+        // 17 - 2 - 3 - 1 = 11 columns; column = t * 10 / 100.
+        #expect(recording.render(width: 17) == """
+            pace: marbles: 0.000000 s to 0.000000 s, 0.000000 s per column
+              in  a----3----*
+              out a
+              a-z: a key's events in order (o after the 26th); in out, the ones emitted
+              2-9: that many in one column, *: 10 or more; -: none
+
+            """)
+        for _ in 0..<13 { number += 1; recording.entered(number, key: none, at: 200) }
+        recording.emitted(number, key: none, at: 200)
+        #expect(recording.render(width: 17).contains("  out a---------o\n"))
+    }
+
+    @Test("marbles: no events")
+    func marblesEmpty() {
+        let run = replay(["--debounce", "300ms", "--replay", "--marbles"], "")
+        #expect(run.report.marbles == "pace: marbles: no events\n")
+    }
+}
