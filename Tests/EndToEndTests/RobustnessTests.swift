@@ -70,6 +70,32 @@ struct RobustnessEndToEndTests {
         #expect(result.stdoutText == "-5.000000\t-5s a\n-3.000000\t-3s c\n")
     }
 
+    @Test("a signal ends input as end of input does: an unfinished last line is still a line", arguments: [
+        (["--debounce", "10s", "--replay", "--emit-time"], "0s a\\n1s b\\n5s c", "15.000000\t5s c\n"),
+        (["--throttle", "1ns"], "x\\nabc", "x\nabc\n"),
+    ] as [([String], String, String)])
+    func signalWithUnfinishedLine(arguments: [String], input: String, expected: String) throws {
+        let script = """
+            set -m
+            dir=$(mktemp -d); mkfifo "$dir/in"
+            "$0" "$@" < "$dir/in" &
+            pid=$!
+            exec 2>/dev/null
+            exec 3>"$dir/in"
+            printf '\(input)' >&3
+            sleep 0.5
+            kill -TERM $pid
+            for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+            kill -KILL $pid 2>/dev/null && echo "pace did not exit"
+            wait $pid
+            echo "status $?"
+            exec 3>&-
+            rm -rf "$dir"
+            """
+        let result = try Pace.run(["-c", script, Pace.binary.path] + arguments, stdin: [], shell: true)
+        #expect(result.stdoutText == expected + "status 143\n")
+    }
+
     @Test("SIGINT and SIGTERM during replay end input: pending lines come out, exit 130 and 143",
           arguments: [("INT", 130), ("TERM", 143)] as [(String, Int32)])
     func signalsInReplay(signal: String, status: Int32) throws {

@@ -76,6 +76,15 @@ public struct LineReader: ~Copyable {
         return nil
     }
 
+    /// Ends input before read(2) said so (SIGINT, SIGTERM): no more reads,
+    /// and the bytes of an unfinished last line, if any, become the last line
+    /// `nextBuffered()` returns, as at a real end of input. Returns whether
+    /// there is such a line.
+    public mutating func endInput() -> Bool {
+        atEnd = true
+        return start < end
+    }
+
     /// Reads once more into the buffer, first moving the partial line to the
     /// front or growing the buffer when the partial line fills it.
     public mutating func fill() -> Fill {

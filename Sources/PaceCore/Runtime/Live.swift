@@ -135,6 +135,17 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
     /// Lines read so far: the number of the next one, less one.
     var lineNumber: EventNumber = 0
 
+    /// One line read: recorded, then an event at `now`.
+    func take(_ line: UnsafeRawBufferPointer, number: EventNumber) throws(OutputError) {
+        try record?.write(line, at: now)
+        // Empty lines are events in live mode (SPEC skips them only in
+        // replay); --stats counts them as empty lines too.
+        if contentLength(line) == 0 { report.emptyLines += 1 }
+        var key = UnsafeRawBufferPointer(start: nil, count: 0)
+        if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)]) }
+        try scheduler.send(line, key: key, at: now, number: number)
+    }
+
     do throws(OutputError) {
         running: while true {
             // Signals are blocked outside the wait (see SystemLiveClock), so
@@ -143,6 +154,13 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
             if signal != 0 {
                 report.end = .signal(signal)
                 now = timeline.instant(atMonotonic: clock.monotonicNow())
+                // Input ends here, as at end of input: an unfinished last
+                // line is still a line.
+                if input.endInput(), let line = input.nextBuffered() {
+                    lineNumber += 1
+                    try take(line, number: lineNumber)
+                    try record?.flush()
+                }
                 break running
             }
             if O.isActive { scheduler.observer.flush() }
@@ -164,14 +182,8 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
                     // After end of input this also yields a last line lacking
                     // its `\n`.
                     while let line = input.nextBuffered() {
-                        try record?.write(line, at: now)
-                        // Empty lines are events in live mode (SPEC skips
-                        // them only in replay); --stats still counts them.
-                        if contentLength(line) == 0 { report.emptyLines += 1 }
-                        var key = UnsafeRawBufferPointer(start: nil, count: 0)
-                        if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)]) }
                         lineNumber += 1
-                        try scheduler.send(line, key: key, at: now, number: lineNumber)
+                        try take(line, number: lineNumber)
                     }
                     try record?.flush()
                     if fill == .endOfInput { break running }

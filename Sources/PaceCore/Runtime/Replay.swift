@@ -40,9 +40,6 @@ where P.Payload == EventNumber {
     return report
 }
 
-/// How often (in lines) a replay from a fast file checks for a signal.
-private let signalCheckInterval: Int64 = 4096
-
 private func replayLoop<P: Policy, O: SchedulerObserver>(
     _ policy: P, _ observer: O, _ configuration: Configuration, _ defaultYear: Int,
     _ input: inout LineReader, _ outputFD: Int32, _ pendingSignal: () -> Int32
@@ -68,6 +65,17 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                 // and overwrites.
                 scheduler.keepBorrowedLines()
                 if O.isActive { scheduler.observer.flush() }
+                // A signal that came while lines were being handled is seen
+                // here, before read(2) can block on an idle pipe; one that
+                // comes during the read interrupts it (no SA_RESTART).
+                let signal = pendingSignal()
+                if signal != 0 {
+                    // Input ends here, as at end of input: an unfinished
+                    // last line is still a line.
+                    report.end = .signal(signal)
+                    if input.endInput() { continue reading }
+                    break reading
+                }
                 switch input.fill() {
                 case .data:
                     continue reading
@@ -76,8 +84,7 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                     guard let last = input.nextBuffered() else { break reading }
                     line = last
                 case .interrupted:
-                    let signal = pendingSignal()
-                    if signal != 0 { report.end = .signal(signal); break reading }
+                    // The check above sees the signal and ends input.
                     continue reading
                 case let .failed(error):
                     report.end = .inputFailed(error)
@@ -85,10 +92,6 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                 }
             }
             lineNumber += 1
-            if lineNumber & (signalCheckInterval - 1) == 0 {
-                let signal = pendingSignal()
-                if signal != 0 { report.end = .signal(signal); break reading }
-            }
             if contentLength(line) == 0 {
                 report.emptyLines += 1
                 if O.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: clock.now) }
