@@ -75,54 +75,42 @@ struct RobustnessEndToEndTests {
         (["--throttle", "1ns"], "x\\nabc", "x\nabc\n"),
     ] as [([String], String, String)])
     func signalWithUnfinishedLine(arguments: [String], input: String, expected: String) throws {
-        let script = """
-            set -m
-            dir=$(mktemp -d); mkfifo "$dir/in"
-            "$0" "$@" < "$dir/in" &
-            pid=$!
-            exec 2>/dev/null
-            exec 3>"$dir/in"
-            printf '\(input)' >&3
-            sleep 0.5
-            kill -TERM $pid
-            for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-            kill -KILL $pid 2>/dev/null && echo "pace did not exit"
-            wait $pid
-            echo "status $?"
-            exec 3>&-
-            rm -rf "$dir"
-            """
-        let result = try Pace.run(["-c", script, Pace.binary.path] + arguments, stdin: [], shell: true)
+        let result = try runInterrupted(arguments, input: input, signal: "TERM")
         #expect(result.stdoutText == expected + "status 143\n")
     }
 
     @Test("SIGINT and SIGTERM during replay end input: pending lines come out, exit 130 and 143",
           arguments: [("INT", 130), ("TERM", 143)] as [(String, Int32)])
     func signalsInReplay(signal: String, status: Int32) throws {
-        // The first lines arrive through a FIFO whose writer then pauses:
-        // pace blocks in read(2) with "1s b" pending until the signal ends
-        // input. Job control (set -m) keeps SIGINT deliverable to the job.
-        let script = """
-            set -m
-            dir=$(mktemp -d); mkfifo "$dir/in"
-            "$0" --debounce 10s --replay --emit-time < "$dir/in" &
-            pid=$!
-            exec 2>/dev/null  # bash's job notices; pace's stderr is already set
-            exec 3>"$dir/in"
-            printf '0s a\\n1s b\\n' >&3
-            sleep 0.5
-            kill -\(signal) $pid
-            # A watchdog, so that a pace that ignores the signal fails the
-            # test instead of hanging it.
-            for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-            kill -KILL $pid 2>/dev/null && echo "pace did not exit"
-            wait $pid
-            echo "status $?"
-            exec 3>&-
-            rm -rf "$dir"
-            """
-        let result = try Pace.run(["-c", script, Pace.binary.path], stdin: [], shell: true)
+        let result = try runInterrupted(["--debounce", "10s", "--replay", "--emit-time"],
+                                        input: "0s a\\n1s b\\n", signal: signal)
         #expect(result.stdoutText == "11.000000\t1s b\nstatus \(status)\n")
         #expect(result.stderr == "")
     }
+}
+
+/// Runs pace on `arguments`, feeds it `input` (printf syntax) through a FIFO
+/// whose writer then pauses, so pace blocks in read(2), and sends `signal`.
+/// Returns pace's stdout followed by `status N`, and its stderr. Job control
+/// (set -m) keeps SIGINT deliverable to the background job; a watchdog makes
+/// a pace that ignores the signal fail the test instead of hanging it.
+private func runInterrupted(_ arguments: [String], input: String, signal: String) throws -> PaceResult {
+    let script = """
+        set -m
+        dir=$(mktemp -d); mkfifo "$dir/in"
+        "$0" "$@" < "$dir/in" &
+        pid=$!
+        exec 2>/dev/null  # bash's job notices; pace's stderr is already set
+        exec 3>"$dir/in"
+        printf '\(input)' >&3
+        sleep 0.5
+        kill -\(signal) $pid
+        for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+        kill -KILL $pid 2>/dev/null && echo "pace did not exit"
+        wait $pid
+        echo "status $?"
+        exec 3>&-
+        rm -rf "$dir"
+        """
+    return try Pace.run(["-c", script, Pace.binary.path] + arguments, stdin: [], shell: true)
 }

@@ -76,10 +76,18 @@ public struct TimestampReader {
         case .clf: result = parseCalendar(.clf, line, from: start, context: context)
         case .syslog: result = parseCalendar(.syslog, line, from: start, context: context)
         }
-        switch result {
-        case let .time(t, length):
+        if case let .time(_, length) = result {
             let end = start + length
             if end < line.count && !isTimestampTerminator(line[end]) { return noMatch }
+        }
+        return reading(result)
+    }
+
+    /// What a format's result means for the line; a time moves `latest`.
+    @inline(__always)
+    private mutating func reading(_ result: FormatResult) -> TimeReading {
+        switch result {
+        case let .time(t, _):
             note(t)
             return .time(t, contentStart: 0)
         case .noMatch:
@@ -111,15 +119,7 @@ public struct TimestampReader {
         } else {
             result = parse(active, line, from: start, auto: format == .auto)
         }
-        switch result {
-        case let .time(t, _):
-            note(t)
-            return .time(t, contentStart: 0)
-        case .noMatch:
-            return noMatch
-        case let .bad(why):
-            return .bad(why)
-        }
+        return reading(result)
     }
 
     /// `auto`: the first candidate that fits this line becomes the format for

@@ -8,19 +8,6 @@
 @testable import PaceCore
 import Testing
 
-/// SplitMix64: a small generator that gives the same sequence everywhere.
-private struct Mix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// The digits at `text[i...]` (at most 8), one byte at a time.
 private func referenceDigits(_ text: [UInt8], at i: Int) -> (UInt64, Int) {
     var value: UInt64 = 0
@@ -50,7 +37,7 @@ struct DigitRunsTests {
     }
 
     @Test func eightDigitsConvertToTheirValue() {
-        var mix = Mix(state: 8)
+        var mix = SplitMix64(seed: 8)
         for _ in 0..<20_000 {
             let n = mix.below(100_000_000)
             let text = Array(String(n).leftPadded(to: 8).utf8)
@@ -61,7 +48,7 @@ struct DigitRunsTests {
     }
 
     @Test func runsAtEveryOffsetMatchTheByteByByteReading() {
-        var mix = Mix(state: 1)
+        var mix = SplitMix64(seed: 1)
         let alphabet = Array("0123456789012345678901234567890123456789./:-[ x\u{7F}".utf8) + [0x2F, 0x3A, 0xFF, 0xFA, 0x00]
         for _ in 0..<20_000 {
             let text = (0..<mix.below(24)).map { _ in alphabet[mix.below(alphabet.count)] }
@@ -76,7 +63,7 @@ struct DigitRunsTests {
     }
 
     @Test func unixSecondsFastPathDecidesAsTheDigitByDigitParser() {
-        var mix = Mix(state: 2)
+        var mix = SplitMix64(seed: 2)
         let pieces = ["1795953600", "179595360", "1", "0", "00", "12345678", "123456789012345678",
                       "1234567890123456", "12345678901234567", "99999999999", "9223372036", "9223372037",
                       ".", ".000569", ".5", ".123456789", ".1234567891", ".12345678", "-", "[", " ", "\t",
