@@ -70,6 +70,27 @@ struct RobustnessEndToEndTests {
         #expect(result.stdoutText == "-5.000000\t-5s a\n-3.000000\t-3s c\n")
     }
 
+    @Test("live mode: bad bytes pass byte for byte, empty lines are events")
+    func liveBytes() throws {
+        // Each line is its own key (field 1; the empty line has the empty
+        // key), so a 1 ns debounce lets every line through, in input order.
+        let input: [UInt8] = Array("a".utf8) + [0x00, 0xFF, 0x0D, 0x0A, 0x0A, 0x80, 0xC3, 0x0D, 0x0A] + Array("last".utf8)
+        let result = try Pace.run(["--debounce", "1ns", "--key-field", "1", "--stats"], stdin: input)
+        #expect(result.status == 0)
+        #expect(result.stdout == input + [0x0A])
+        #expect(result.stderr.contains("  events in:           4\n"))
+        #expect(result.stderr.contains("  empty lines:         1\n"))
+    }
+
+    @Test("year 1 and year 9999 are out of range, with the reason", arguments: [
+        "0001-01-01T00:00:00Z x", "9999-12-31T23:59:59Z x", "1677-09-21T00:12:43Z x", "2262-04-12T00:00:00Z x",
+    ])
+    func yearsOutOfRange(line: String) throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "iso8601"], stdin: line + "\n")
+        #expect(result == PaceResult(stdout: [], stderr: "pace: line 1: timestamp out of range (pace handles years 1678 to 2261)\n",
+                                     status: 1))
+    }
+
     @Test("a signal ends input as end of input does: an unfinished last line is still a line", arguments: [
         (["--debounce", "10s", "--replay", "--emit-time"], "0s a\\n1s b\\n5s c", "15.000000\t5s c\n"),
         (["--throttle", "1ns"], "x\\nabc", "x\nabc\n"),
