@@ -220,8 +220,6 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
     record?.release()
     output = scheduler.sink
     report.scheduler = scheduler.stats
-    if configuration.keyField == nil && report.scheduler.eventsIn > 0 { report.scheduler.distinctKeys = 1 }
-    if configuration.keyField == nil && report.scheduler.eventsIn == 0 { report.scheduler.peakActiveKeys = 0 }
     return (report, scheduler.observer)
 }
 

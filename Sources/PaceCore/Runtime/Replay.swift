@@ -134,8 +134,6 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
     }
     scheduler.sink.release()
     report.scheduler = scheduler.stats
-    if configuration.keyField == nil && report.scheduler.eventsIn > 0 { report.scheduler.distinctKeys = 1 }
-    if configuration.keyField == nil && report.scheduler.eventsIn == 0 { report.scheduler.peakActiveKeys = 0 }
     report.clamped = clock.clamped
     return (report, scheduler.observer)
 }

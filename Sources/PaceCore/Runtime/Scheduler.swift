@@ -105,7 +105,16 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     public var sink: Sink
     /// What watches the run (`NoObserver` unless asked for).
     public var observer: Observer
-    public private(set) var stats = SchedulerStats()
+    private var counters = SchedulerStats()
+    /// The counters for `--stats`. Unkeyed, the one shared state counts as
+    /// one key once an event has come.
+    public var stats: SchedulerStats {
+        guard !keyed else { return counters }
+        var unkeyed = counters
+        unkeyed.distinctKeys = counters.eventsIn > 0 ? 1 : 0
+        unkeyed.peakActiveKeys = counters.eventsIn > 0 ? 1 : 0
+        return unkeyed
+    }
     /// Inside `finish`: emissions are of events still pending at end of input.
     private var finishing = false
 
@@ -147,15 +156,8 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         self.observer = observer
         sole = Slot(state: policy.initialState)
         if countDistinctKeys { seenKeys = [] }
-        if !keyed {
-            stats.activeKeys = 1
-            stats.peakActiveKeys = 1
-            stats.distinctKeys = 0
-        }
+        if !keyed { counters.activeKeys = 1 }
     }
-
-    /// The number the next `send` without one gives its event.
-    public var nextEventNumber: EventNumber { lastEvent + 1 }
 
     /// When the next timer is due, if any (live mode sleeps until then).
     public var nextDeadline: Instant? { keyed ? timers.first?.due : soleDue }
@@ -199,12 +201,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     /// its read buffer, which stays put until the next read; a debounce holds
     /// back every line, most of them replaced before that read, so copying
     /// them all (a memcpy and a buffer check a line) was wasted work.
-    @inline(__always)
-    mutating func send(borrowing line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
-        try send(line, key: key, at: t, number: lastEvent + 1, borrowing: true)
-    }
-
-    /// `send(borrowing:)` with the event's number, as `send(_:key:at:number:)`.
+    /// The event's number is its input line number, as `send(_:key:at:number:)`.
     @inline(__always)
     mutating func send(borrowing line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                        number: EventNumber) throws(OutputError) {
@@ -238,7 +235,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
                                number: EventNumber, borrowing: Bool) throws(OutputError) {
         try advance(to: t)
         lastEvent = number
-        stats.eventsIn += 1
+        counters.eventsIn += 1
         if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
         if !keyed {
             try sendSole(line, number, at: t, borrowing: borrowing)
@@ -249,7 +246,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         let effects = policy.reduce(into: &slots[s].state, .event(number, at: t))
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
-            stats.emitted += 1
+            counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
             try sink.emit(line, at: t)
         }
@@ -284,7 +281,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         let effects = policy.reduce(into: &sole.state, .event(number, at: t))
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
-            stats.emitted += 1
+            counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
             try sink.emit(line, at: t)
         }
@@ -310,30 +307,30 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     /// End of input in replay: the clock runs on until every timer has fired,
     /// so pending events come out at their due times, in order.
     public mutating func finish() throws(OutputError) {
-        finishing = true
-        defer { finishing = false }
-        if !keyed {
-            while soleDue != nil { try fireSole(stampedAt: nil) }
-        }
-        while !timers.isEmpty { try fireBatch(stampedAt: nil) }
+        try runOn(stampedAt: nil)
     }
 
     /// End of input in live mode: every pending event is emitted now, in the
     /// order the clock running on would have emitted them, each stamped `now`.
     public mutating func finish(emittingAt now: Instant) throws(OutputError) {
+        try runOn(stampedAt: now)
+    }
+
+    /// Fires every timer left, in order; emissions are stamped `stamp`, or
+    /// their due time when nil.
+    private mutating func runOn(stampedAt stamp: Instant?) throws(OutputError) {
         finishing = true
         defer { finishing = false }
         if !keyed {
-            while soleDue != nil { try fireSole(stampedAt: now) }
+            while soleDue != nil { try fireSole(stampedAt: stamp) }
         }
-        while !timers.isEmpty { try fireBatch(stampedAt: now) }
+        while !timers.isEmpty { try fireBatch(stampedAt: stamp) }
     }
 
     // MARK: - Timers
 
     /// Fires all timers due at the earliest deadline, in input order of the
     /// events they hold. New timers they set are later (windows are > 0).
-    @usableFromInline
     mutating func fireBatch(stampedAt stamp: Instant?) throws(OutputError) {
         let due = timers.first!.due
         let first = timers.popFirst().slot
@@ -394,7 +391,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     @inline(__always)
     private mutating func emitPending(_ borrowed: UnsafeRawBufferPointer?, slot: Int32, number: EventNumber,
                                       at time: Instant) throws(OutputError) {
-        stats.emitted += 1
+        counters.emitted += 1
         if let line = borrowed {
             if Observer.isActive { observer.emitted(number, line: line, at: time, atEnd: finishing) }
             try sink.emit(line, at: time)
@@ -424,9 +421,9 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
             slots.append(Slot(state: policy.initialState))
         }
         keys.insert(key, hash: hash, slot: slot)
-        stats.activeKeys += 1
-        if stats.activeKeys > stats.peakActiveKeys { stats.peakActiveKeys = stats.activeKeys }
-        if seenKeys != nil, seenKeys!.insert(hash).inserted { stats.distinctKeys += 1 }
+        counters.activeKeys += 1
+        if counters.activeKeys > counters.peakActiveKeys { counters.peakActiveKeys = counters.activeKeys }
+        if seenKeys != nil, seenKeys!.insert(hash).inserted { counters.distinctKeys += 1 }
         return slot
     }
 
@@ -452,7 +449,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         let s = Int(slot)
         pendingLines.clear(slot)
         slots[s].borrowedLine = nil
-        stats.activeKeys -= 1
+        counters.activeKeys -= 1
         slots[s].idle = true
         slots[s].idlePrevious = newestIdle
         slots[s].idleNext = -1
@@ -471,8 +468,8 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     private mutating func revive(_ slot: Int32) {
         unlinkIdle(slot)
         slots[Int(slot)].state = policy.initialState
-        stats.activeKeys += 1
-        if stats.activeKeys > stats.peakActiveKeys { stats.peakActiveKeys = stats.activeKeys }
+        counters.activeKeys += 1
+        if counters.activeKeys > counters.peakActiveKeys { counters.peakActiveKeys = counters.activeKeys }
     }
 
     private mutating func unlinkIdle(_ slot: Int32) {
