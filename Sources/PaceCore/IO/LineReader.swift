@@ -52,9 +52,6 @@ public struct LineReader: ~Copyable {
 
     deinit { buffer.deallocate() }
 
-    /// True once read(2) returned 0 and every buffered line was taken.
-    public var isFinished: Bool { atEnd && start == end }
-
     /// The next complete line already in the buffer, without reading; after
     /// end of input, also the last line lacking its `\n`.
     @inline(__always)
