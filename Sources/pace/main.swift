@@ -17,10 +17,14 @@ enum ExitCode {
     static let terminated: Int32 = 143   // 128 + SIGTERM
 }
 
-func writeStderr(_ text: String) {
+/// Writes a message, help or version text whole. Failures are ignored:
+/// there is nowhere left to report them.
+func write(_ text: String, to fd: Int32) {
     var text = text
-    text.withUTF8 { try? writeAll(fd: 2, UnsafeRawBufferPointer($0), target: "stderr") }
+    text.withUTF8 { try? writeAll(fd: fd, UnsafeRawBufferPointer($0), target: fd == 1 ? "stdout" : "stderr") }
 }
+
+func writeStderr(_ text: String) { write(text, to: 2) }
 
 func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
@@ -86,11 +90,10 @@ func run() -> Int32 {
     let configuration: Configuration
     switch command {
     case .help:
-        var text = helpText()
-        text.withUTF8 { try? writeAll(fd: 1, UnsafeRawBufferPointer($0), target: "stdout") }
+        write(helpText(), to: 1)
         return ExitCode.success
     case .version:
-        writeAllStdout("pace \(paceVersion)\n")
+        write("pace \(paceVersion)\n", to: 1)
         return ExitCode.success
     case let .run(parsed):
         configuration = parsed
@@ -157,9 +160,5 @@ func terminalColumns() -> Int {
     return columns
 }
 
-func writeAllStdout(_ text: String) {
-    var text = text
-    text.withUTF8 { try? writeAll(fd: 1, UnsafeRawBufferPointer($0), target: "stdout") }
-}
 
 exit(run())
