@@ -33,16 +33,16 @@ public struct Debounce<Payload: Equatable>: Policy {
         case let (.idle, .event(event, t)):
             let deadline = deadline(eventAt: t, runStart: t)
             state = .pending(event, runStart: t, deadline: deadline)
-            return Effects(schedule: deadline)
+            return Effects(schedule: deadline, hold: true)
 
         case let (.pending(replaced, runStart, _), .event(event, t)):
             let deadline = deadline(eventAt: t, runStart: runStart)
             state = .pending(event, runStart: runStart, deadline: deadline)
-            return Effects(schedule: deadline, discarded: replaced)
+            return Effects(schedule: deadline, discarded: replaced, hold: true)
 
         case let (.pending(event, _, _), .timerFired):
             state = .idle
-            return Effects(emit: event)
+            return Effects(emit: event, idle: true)
 
         case (.idle, .timerFired):
             preconditionFailure("Debounce: timer fired in state idle")
@@ -54,21 +54,5 @@ public struct Debounce<Payload: Equatable>: Policy {
         let quiet = t.saturatingAdd(window)
         guard let maxWait else { return quiet }
         return min(quiet, runStart.saturatingAdd(maxWait))
-    }
-
-    @inline(__always)
-    public func pending(in state: State) -> Payload? {
-        switch state {
-        case .idle: return nil
-        case let .pending(event, _, _): return event
-        }
-    }
-
-    @inline(__always)
-    public func isIdle(_ state: State) -> Bool {
-        switch state {
-        case .idle: return true
-        case .pending: return false
-        }
     }
 }

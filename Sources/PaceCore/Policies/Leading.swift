@@ -43,21 +43,10 @@ public struct Leading<Payload: Equatable>: Policy {
 
         case (.window, .timerFired):
             state = .idle
-            return .none
+            return .becameIdle
 
         case (.idle, .timerFired):
             preconditionFailure("Leading: timer fired in state idle")
-        }
-    }
-
-    @inline(__always)
-    public func pending(in state: State) -> Payload? { nil }
-
-    @inline(__always)
-    public func isIdle(_ state: State) -> Bool {
-        switch state {
-        case .idle: return true
-        case .window: return false
         }
     }
 }

@@ -6,10 +6,16 @@
 //
 // Effects are a small fixed-size value rather than an array: every policy
 // emits at most one line per action and owns at most one timer per key, so
-// `Effects` is three optionals and costs no allocation on the per-line path.
-// The third, `discarded`, names the event an action throws away (a pending
-// event replaced, an incoming one dropped): the runtime ignores it unless
-// `--trace` asks why a line vanished.
+// `Effects` costs no allocation on the per-line path. It says everything the
+// runtime must do, so the runtime never asks the state again:
+// - `emit`: the line to write now (the incoming event, or the oldest held);
+// - `schedule`: the key's one timer, replacing any in flight;
+// - `hold`: keep the incoming event's bytes, it waits in the key's queue of
+//   held events (first in, first out: a timer's emission is its oldest);
+// - `discarded`: the event thrown away for good (an incoming one dropped, or
+//   the held one a later event replaced);
+// - `idle`: the key holds nothing and no window is open, so it can be
+//   forgotten (a fresh `initialState` would behave the same).
 
 /// What happens to a policy: an event arrives, or its timer fires.
 public enum PolicyAction<Payload: Equatable>: Equatable {
@@ -27,23 +33,36 @@ public enum PolicyAction<Payload: Equatable>: Equatable {
 /// it started for the previous event. A timer that fires is consumed; it
 /// fires again only if the reaction to it schedules again.
 public struct Effects<Payload: Equatable>: Equatable {
-    /// The line to write now (at the action's time).
+    /// The line to write now (at the action's time): the incoming event, or
+    /// (on a timer) the oldest held one.
     public var emit: Payload?
     /// When to deliver `.timerFired`, replacing any timer in flight; nil
     /// leaves the timer as it is.
     public var schedule: Instant?
-    /// The event this action discards for good: the pending one an incoming
+    /// The event this action discards for good: the held one an incoming
     /// event replaced, or the incoming event itself when it is dropped.
     public var discarded: Payload?
+    /// The incoming event is held: the runtime keeps its bytes until a timer
+    /// emits it or a later event replaces it.
+    public var hold: Bool
+    /// The key is idle after this action: nothing held, no timer, no window.
+    public var idle: Bool
 
-    public init(emit: Payload? = nil, schedule: Instant? = nil, discarded: Payload? = nil) {
+    @inline(__always)
+    public init(emit: Payload? = nil, schedule: Instant? = nil, discarded: Payload? = nil,
+                hold: Bool = false, idle: Bool = false) {
         self.emit = emit
         self.schedule = schedule
         self.discarded = discarded
+        self.hold = hold
+        self.idle = idle
     }
 
     /// Nothing to do.
     public static var none: Effects { Effects() }
+
+    /// Nothing to do, and the key is idle.
+    public static var becameIdle: Effects { Effects(idle: true) }
 }
 
 /// A rate-limiting policy: a pure state machine over one key's events.
@@ -56,14 +75,6 @@ public protocol Policy {
 
     /// Reacts to one action. Pure: the result depends only on the arguments.
     func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload>
-
-    /// The event the state holds back to emit later, if any. The runtime keeps
-    /// that event's bytes and orders same-instant emissions by it.
-    func pending(in state: State) -> Payload?
-
-    /// True when the state holds nothing and no window is open, so the key can
-    /// be forgotten: a fresh `initialState` would behave the same.
-    func isIdle(_ state: State) -> Bool
 }
 
 /// The four policies SPEC names, as the command line selects them.

@@ -34,7 +34,7 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
             // the window as the timer would have, then taking the event.
             guard t >= end else {
                 state = .window(end: end, latest: event)
-                return Effects(discarded: latest)
+                return Effects(discarded: latest, hold: true)
             }
             if latest != nil {
                 preconditionFailure("ThrottleLast: event after the window's end with an event still pending")
@@ -46,7 +46,7 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
         case let (.window(end, latest), .timerFired):
             guard let latest else {
                 state = .idle
-                return .none
+                return .becameIdle
             }
             let newEnd = end.saturatingAdd(window)
             state = .window(end: newEnd, latest: nil)
@@ -54,22 +54,6 @@ public struct ThrottleLast<Payload: Equatable>: Policy {
 
         case (.idle, .timerFired):
             preconditionFailure("ThrottleLast: timer fired in state idle")
-        }
-    }
-
-    @inline(__always)
-    public func pending(in state: State) -> Payload? {
-        switch state {
-        case .idle: return nil
-        case let .window(_, latest): return latest
-        }
-    }
-
-    @inline(__always)
-    public func isIdle(_ state: State) -> Bool {
-        switch state {
-        case .idle: return true
-        case .window: return false
         }
     }
 }

@@ -1,7 +1,8 @@
-// Live mode: the same Scheduler as replay, driven by the monotonic clock. The
-// loop sleeps in LiveClock.wait until input is readable or the next timer is
-// due, so timers fire on time whether input streams or idles, and an idle pace
-// with no timer set sleeps without a deadline: no CPU, no periodic wake-ups.
+// Live mode: the same driver and scheduler as replay, driven by the monotonic
+// clock. The driver sleeps in LiveClock.wait until input is readable or the
+// next timer is due, so timers fire on time whether input streams or idles,
+// and an idle pace with no timer set sleeps without a deadline: no CPU, no
+// periodic wake-ups.
 //
 // One read(2), one time: every line of a read arrived together, so the batch
 // shares the instant taken right after the read. Timers due at or before it
@@ -65,6 +66,62 @@ func ceilingToMicrosecond(_ t: Instant) -> Instant {
     return floor == t ? t : floor.saturatingAdd(nanosecondsPerMicrosecond)
 }
 
+// MARK: - The mode
+
+/// Live mode: an event's time is its arrival, on `Clock`; waiting is the
+/// clock's wait (until input, the next timer, a signal or stdout closing).
+/// `--record` writes every line read with that time.
+struct LiveMode<Clock: LiveClock>: RunMode {
+    static var emptyLinesAreEvents: Bool { true }
+    static var emitsPendingAtOnce: Bool { true }
+
+    fileprivate(set) var clock: Clock
+    private let timeline: LiveTimeline
+    private var record: RecordWriter?
+    /// The latest instant read: the time of the last read, of a deadline, or
+    /// of the end of input (or of the signal).
+    private(set) var now: Instant
+
+    init(clock: Clock, record: RecordWriter?) {
+        self.clock = clock
+        self.record = record
+        timeline = LiveTimeline(wallAtStart: self.clock.wallClockNow(), monotonicAtStart: self.clock.monotonicNow())
+        now = timeline.instant(atMonotonic: timeline.monotonicAtStart)
+    }
+
+    /// Every line of a read arrived together: the batch shares the instant
+    /// taken right after the read.
+    @inline(__always)
+    mutating func stamp(_ line: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp {
+        try record?.write(line, at: now)
+        return .event(now, content: line)
+    }
+
+    mutating func wait(until deadline: Instant?) -> LiveWake {
+        clock.wait(until: deadline.map(timeline.monotonic(reaching:)))
+    }
+
+    mutating func tick() { now = timeline.instant(atMonotonic: clock.monotonicNow()) }
+
+    mutating func caughtUp() throws(OutputError) { try record?.flush() }
+
+    /// The record file still gets the lines of the last read when stdout
+    /// failed first.
+    mutating func complete(_ report: inout RunReport) {
+        guard record != nil else { return }
+        if record!.failure == nil {
+            do throws(OutputError) {
+                try record!.flush()
+            } catch {
+                if case .endOfInput = report.end, case let .failed(target, errno) = error {
+                    report.end = .outputFailed(target: target, errno: errno)
+                }
+            }
+        }
+        record!.release()
+    }
+}
+
 // MARK: - Entry points
 
 /// Runs `configuration` (live mode) over `input`, writing to `outputFD`,
@@ -80,153 +137,27 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, clock: ino
 }
 
 /// Live mode onto any sink (tests pass a RecordingSink). The sink must write
-/// through itself: the loop never flushes it. `output` is handed back with
-/// everything emitted.
+/// through itself. `output` is handed back with everything emitted.
 /// `--trace` writes to `traceFD`.
 public func runLive<Clock: LiveClock, Output: LineSink>(_ configuration: Configuration, clock: inout Clock,
                                                         input: inout LineReader, output: inout Output,
                                                         recordFD: Int32?, traceFD: Int32 = 2,
                                                         pendingSignal: () -> Int32) -> RunReport {
-    let window = configuration.window
-    let insight = RunInsight.wanted(by: configuration, traceFD: traceFD)
-    switch configuration.policy {
-    case .debounce:
-        return liveLoop(Debounce(window: window, maxWait: configuration.maxWait), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
-    case .leading:
-        return liveLoop(Leading(window: window), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
-    case .throttleFirst:
-        return liveLoop(ThrottleFirst(window: window), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
-    case .throttleLast:
-        return liveLoop(ThrottleLast(window: window), insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
-    }
-}
-
-/// The loop, watched (`--trace`, per-key stats) or not.
-private func liveLoop<P: Policy, Clock: LiveClock, Output: LineSink>(
-    _ policy: P, _ insight: RunInsight?, _ configuration: Configuration, _ clock: inout Clock,
-    _ input: inout LineReader, _ output: inout Output, _ recordFD: Int32?, _ pendingSignal: () -> Int32
-) -> RunReport where P.Payload == EventNumber {
-    guard let insight else {
-        return liveLoop(policy, NoObserver(), configuration, &clock, &input, &output, recordFD, pendingSignal).report
-    }
-    var (report, watched) = liveLoop(policy, insight, configuration, &clock, &input, &output, recordFD, pendingSignal)
-    watched.flush()
-    report.topKeys = watched.topKeys()
-    return report
-}
-
-// MARK: - The loop
-
-private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output: LineSink>(
-    _ policy: P, _ observer: O, _ configuration: Configuration, _ clock: inout Clock, _ input: inout LineReader,
-    _ output: inout Output, _ recordFD: Int32?, _ pendingSignal: () -> Int32
-) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
-    var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: output, observer: observer,
-                              countDistinctKeys: configuration.stats)
-    var record = recordFD.map {
+    let record = recordFD.map {
         let target = configuration.recordPath ?? "record"
         return RecordWriter(FileSink(fd: $0, target: target, emitTime: true, flushEachLine: false), target: target)
     }
-    let timeline = LiveTimeline(wallAtStart: clock.wallClockNow(), monotonicAtStart: clock.monotonicNow())
-    var report = RunReport()
-    let keyField = configuration.keyField ?? 0
-    // The latest instant read: the time of end of input (or of the signal).
-    var now = timeline.instant(atMonotonic: timeline.monotonicAtStart)
-    /// Lines read so far: the number of the next one, less one.
-    var lineNumber: EventNumber = 0
-
-    /// One line read: recorded, then an event at `now`.
-    func take(_ line: UnsafeRawBufferPointer, number: EventNumber) throws(OutputError) {
-        try record?.write(line, at: now)
-        // Empty lines are events in live mode (SPEC skips them only in
-        // replay); --stats counts them as empty lines too.
-        if contentLength(line) == 0 { report.emptyLines += 1 }
-        var key = UnsafeRawBufferPointer(start: nil, count: 0)
-        if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)]) }
-        try scheduler.send(line, key: key, at: now, number: number)
-    }
-
-    do throws(OutputError) {
-        running: while true {
-            // Signals are blocked outside the wait (see SystemLiveClock), so
-            // one that arrives after this check interrupts the wait below.
-            let signal = pendingSignal()
-            if signal != 0 {
-                report.end = .signal(signal)
-                now = timeline.instant(atMonotonic: clock.monotonicNow())
-                // Input ends here, as at end of input: an unfinished last
-                // line is still a line.
-                if input.endInput(), let line = input.nextBuffered() {
-                    lineNumber += 1
-                    try take(line, number: lineNumber)
-                    try record?.flush()
-                }
-                break running
-            }
-            if O.isActive { scheduler.observer.flush() }
-            let wake = clock.wait(until: scheduler.nextDeadline.map(timeline.monotonic(reaching:)))
-            switch wake {
-            case .interrupted:
-                continue running
-            case .outputClosed:
-                report.end = .brokenPipe
-                break running
-            case .deadline:
-                now = timeline.instant(atMonotonic: clock.monotonicNow())
-                try scheduler.advance(to: now)
-            case .inputReady:
-                let fill = input.fill()
-                now = timeline.instant(atMonotonic: clock.monotonicNow())
-                switch fill {
-                case .data, .endOfInput:
-                    // After end of input this also yields a last line lacking
-                    // its `\n`.
-                    while let line = input.nextBuffered() {
-                        lineNumber += 1
-                        try take(line, number: lineNumber)
-                    }
-                    try record?.flush()
-                    if fill == .endOfInput { break running }
-                    // A read that completed no line still moves the clock.
-                    try scheduler.advance(to: now)
-                case .interrupted:
-                    continue running
-                case .failed(EAGAIN):
-                    // A non-blocking descriptor someone else drained: nothing
-                    // to read after all.
-                    try scheduler.advance(to: now)
-                case let .failed(error):
-                    report.end = .inputFailed(error)
-                    break running
-                }
-            }
-        }
-        // End of input, a signal or a read error: what is due fires at its
-        // time, then every pending line comes out now, in the order the clock
-        // would have released them. A closed stdout takes nothing more.
-        if report.end != .brokenPipe {
-            try scheduler.advance(to: now)
-            try scheduler.finish(emittingAt: now)
-        }
-        try record?.flush()
-    } catch {
-        // stdout failed: the record file still gets the lines of the last read.
-        if record?.failure == nil { try? record?.flush() }
-        switch error {
-        case .brokenPipe: report.end = .brokenPipe
-        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
-        }
-    }
-    record?.release()
-    output = scheduler.sink
-    report.scheduler = scheduler.stats
-    return (report, scheduler.observer)
+    var mode = LiveMode(clock: clock, record: record)
+    let report = run(configuration, mode: &mode, input: &input, sink: &output, traceFD: traceFD, columns: 80,
+                     pendingSignal: pendingSignal)
+    clock = mode.clock
+    return report
 }
 
 /// `--record`'s writer: every line read, as `<seconds>TAB<line>`, written per
 /// read batch. Its failures name the record file; a FIFO whose reader left is
 /// an error too (EPIPE), not the quiet end a closed stdout is.
-private struct RecordWriter {
+struct RecordWriter {
     private var sink: FileSink
     private let target: String
     /// The error that ended recording, so the error path does not retry it.

@@ -170,7 +170,7 @@ func expectMarbles<P: Policy>(
     } else {
         let last = Nanoseconds(max(inputDiagram.length, outputDiagram.length) - 1) * tick
         if last > clock.now { clock.advance(to: last) }
-        if let due = clock.scheduler.nextDeadline {
+        if let due = clock.nextDeadline {
             problems.append("a timer is still pending at the last tick (due at \(describe(due, tick: tick))): end the input with '|' or draw more ticks")
         }
     }

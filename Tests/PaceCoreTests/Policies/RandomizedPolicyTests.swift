@@ -19,35 +19,27 @@ import Testing
 /// drive it. (TestClock covers the same calls for marble tests; this one
 /// also reaches live mode's end of input.)
 struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
-    private(set) var scheduler: Scheduler<P, RecordingSink, NoObserver>
+    private var clock: TestClock<P>
 
     init(_ policy: P, keyed: Bool = false) {
-        scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())
+        clock = TestClock(policy: policy, keyed: keyed)
     }
 
     mutating func send(_ line: String, key: String = "", at time: Instant) {
-        var line = line
-        var key = key
-        line.withUTF8 { l in
-            key.withUTF8 { k in
-                try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: time)
-            }
-        }
+        clock.send(line, key: key, at: time)
     }
 
     /// Replay's end of input: the clock runs on until every timer has fired.
-    mutating func finishReplay() { try! scheduler.finish() }
+    mutating func finishReplay() { clock.finish() }
 
     /// Live mode's end of input at `time`: what is due by then fires as the
     /// live loop would have fired it, the rest is emitted at once.
-    mutating func finishLive(at time: Instant) {
-        try! scheduler.advance(to: time)
-        try! scheduler.finish(emittingAt: time)
-    }
+    mutating func finishLive(at time: Instant) { clock.finishLive(at: time) }
 
-    var emissions: [Emission] { scheduler.sink.emissions }
-    var isQuiet: Bool { scheduler.nextDeadline == nil }
-    var heldKeys: Int { scheduler.heldKeys }
+    var emissions: [Emission] { clock.emissions }
+    var isQuiet: Bool { clock.isQuiet }
+    var heldKeys: Int { clock.heldKeys }
+    var stats: SchedulerStats { clock.stats }
 }
 
 // MARK: - Random streams
@@ -175,7 +167,7 @@ private func runProduction<P: Policy>(_ policy: P, keyed: Bool, events: [Referen
     return ProductionRun(
         replay: replay.emissions, live: live.emissions, heldKeys: held,
         heldKeysAtEnd: replay.heldKeys, quietAtEnd: replay.isQuiet && live.isQuiet,
-        emittedCount: replay.scheduler.stats.emitted, eventsIn: replay.scheduler.stats.eventsIn)
+        emittedCount: replay.stats.emitted, eventsIn: replay.stats.eventsIn)
 }
 
 private func runProduction(_ c: RandomCase, events: [ReferenceEvent]) -> ProductionRun {

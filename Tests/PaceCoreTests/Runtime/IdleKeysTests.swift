@@ -15,8 +15,7 @@ struct IdleKeysTests {
             return Int((state >> 33) % UInt64(n))
         }
         let window: Nanoseconds = 1_000
-        var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: window), keyed: true,
-                                  sink: RecordingSink(), countDistinctKeys: true)
+        var clock = TestClock(policy: ThrottleFirst<EventNumber>(window: window), keyed: true)
         // The model: each key's window end; a key is active while it is open.
         var windowEnd: [String: Instant] = [:]
         var expected: [Emission] = []
@@ -32,18 +31,15 @@ struct IdleKeysTests {
                 windowEnd[key] = t + window
             }
             peak = max(peak, windowEnd.count)
-            var l = line
-            var k = key
-            l.withUTF8 { lb in
-                k.withUTF8 { kb in try! scheduler.send(UnsafeRawBufferPointer(lb), key: UnsafeRawBufferPointer(kb), at: t) }
-            }
-            #expect(scheduler.heldKeys == windowEnd.count)
+            clock.advance(to: t)
+            clock.send(line, key: key)
+            #expect(clock.heldKeys == windowEnd.count)
         }
-        try! scheduler.finish()
-        #expect(scheduler.sink.emissions == expected)
-        #expect(scheduler.heldKeys == 0)
-        #expect(scheduler.stats.activeKeys == 0)
-        #expect(scheduler.stats.peakActiveKeys == Int64(peak))
-        #expect(scheduler.stats.distinctKeys == Int64(min(keyCount, 60_000)))
+        clock.finish()
+        #expect(clock.emissions == expected)
+        #expect(clock.heldKeys == 0)
+        #expect(clock.stats.activeKeys == 0)
+        #expect(clock.stats.peakActiveKeys == Int64(peak))
+        #expect(clock.stats.distinctKeys == Int64(min(keyCount, 60_000)))
     }
 }

@@ -42,16 +42,13 @@ private func replay(_ configuration: Configuration, _ input: [UInt8], capacity: 
 /// The same lines through the scheduler's copying `send`.
 private func scheduled<P: Policy>(_ policy: P, keyed: Bool, _ lines: [(Instant, String, String)]) -> [UInt8]
 where P.Payload == EventNumber {
-    var scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())
+    var clock = TestClock(policy: policy, keyed: keyed)
     for (t, line, key) in lines {
-        var line = line
-        var key = key
-        line.withUTF8 { l in
-            key.withUTF8 { k in try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: t) }
-        }
+        clock.advance(to: t)
+        clock.send(line, key: key)
     }
-    try! scheduler.finish()
-    return scheduler.sink.emissions.flatMap { $0.line + [0x0A] }
+    clock.finish()
+    return clock.emissions.flatMap { $0.line + [0x0A] }
 }
 
 /// Where two outputs part (nil when equal), short enough to read on failure.

@@ -1,0 +1,172 @@
+// The one input driver, for replay, live mode and the tests that run either.
+// It owns everything the modes share: reading lines, numbering them, a signal
+// ending input, building keys, empty and bad-time lines, handing events to
+// the scheduler and how the run ended. A mode supplies only what differs:
+// where an event's time comes from, and how to wait for input.
+//
+//   replay  time from each line's timestamp; waiting is a blocking read
+//   live    time from the clock at each read; waiting is ppoll until input,
+//           the next timer, a signal or stdout's reader going away
+//
+// Lines are handed to the scheduler as slices of the reader's buffer
+// (`borrowing`); before every read, the scheduler copies the ones it still
+// holds.
+
+import Glibc
+
+/// What a mode supplies to the driver.
+public protocol RunMode {
+    /// Whether an empty line is an event (live) or skipped (replay).
+    static var emptyLinesAreEvents: Bool { get }
+    /// The time of the line just read, and the line as the policy, keys and
+    /// output see it (replay's `record` format removes its prefix).
+    mutating func stamp(_ line: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp
+    /// The mode's current time: a pass-through line's emission time, and the
+    /// time of the end of input (live).
+    var now: Instant { get }
+    /// Waits until input can be read, the timer due at `deadline` is, a
+    /// signal arrives or stdout's reader has gone (replay: input is always
+    /// to be read, with a blocking read).
+    mutating func wait(until deadline: Instant?) -> LiveWake
+    /// Reads the clock after a wait or a read ended (replay: nothing to do).
+    mutating func tick()
+    /// Every line of a read was handled (live: the record is written out).
+    mutating func caughtUp() throws(OutputError)
+    /// Live mode: pending events are emitted at once at end of input,
+    /// stamped `now`; replay runs the virtual clock on instead.
+    static var emitsPendingAtOnce: Bool { get }
+    /// The run is over (live: the record is written out, or its error kept).
+    mutating func complete(_ report: inout RunReport)
+}
+
+/// The time of a line, as its mode sees it.
+public enum LineStamp {
+    /// An event at this time; `content` is the line as the policy sees it.
+    case event(Instant, content: UnsafeRawBufferPointer)
+    /// Its timestamp did not parse (replay).
+    case bad(BadTime)
+}
+
+/// Runs input through `scheduler` until end of input, a signal, a failure or
+/// a bad timestamp under `--on-bad-time error`.
+func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Observer: SchedulerObserver,
+           Mode: RunMode>(
+    _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
+    keyField: Int, onBadTime: BadTimeAction, pendingSignal: () -> Int32
+) -> RunReport where P.Payload == EventNumber {
+    var report = RunReport()
+    var lineNumber: EventNumber = 0
+
+    /// One line: an event, or a line that never reaches the policy.
+    /// Returns false when it ends input (a bad timestamp, `error`).
+    func take(_ line: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
+        lineNumber += 1
+        if contentLength(line) == 0 {
+            report.emptyLines += 1
+            if !Mode.emptyLinesAreEvents {
+                if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
+                return true
+            }
+        }
+        switch try mode.stamp(line) {
+        case let .event(t, content):
+            var key = UnsafeRawBufferPointer(start: nil, count: 0)
+            if Keys.isKeyed { key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)]) }
+            try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
+        case let .bad(why):
+            report.badTime += 1
+            switch onBadTime {
+            case .error:
+                report.end = .badTime(line: lineNumber, why)
+                return false
+            case .skip:
+                if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: mode.now) }
+            case .pass:
+                report.passed += 1
+                if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
+                try scheduler.sink.emit(line, at: mode.now)
+            }
+        }
+        return true
+    }
+
+    do throws(OutputError) {
+        reading: while true {
+            if let line = input.nextBuffered() {
+                if try !take(line) { break reading }
+                continue reading
+            }
+            // Lines held back point into the buffer that fill() moves
+            // and overwrites.
+            scheduler.keepBorrowedLines()
+            try mode.caughtUp()
+            if Mode.emitsPendingAtOnce { try scheduler.advance(to: mode.now) }
+            if Observer.isActive { scheduler.observer.flush() }
+            // A signal that came while lines were being handled is seen
+            // here, before the wait; one that comes during the wait
+            // interrupts it.
+            let signal = pendingSignal()
+            if signal != 0 {
+                report.end = .signal(signal)
+                mode.tick()
+                // Input ends here, as at end of input: an unfinished
+                // last line is still a line.
+                if input.endInput(), let last = input.nextBuffered() { _ = try take(last) }
+                try mode.caughtUp()
+                break reading
+            }
+            switch mode.wait(until: scheduler.nextDeadline) {
+            case .interrupted:
+                continue reading
+            case .outputClosed:
+                report.end = .brokenPipe
+                break reading
+            case .deadline:
+                mode.tick()
+                try scheduler.advance(to: mode.now)
+            case .inputReady:
+                let fill = input.fill()
+                mode.tick()
+                switch fill {
+                case .data, .interrupted, .failed(EAGAIN):
+                    // EAGAIN: a non-blocking descriptor someone else
+                    // drained; nothing to read after all.
+                    continue reading
+                case .endOfInput:
+                    // The lines of the last read, and a last line
+                    // lacking its `\n`.
+                    while let line = input.nextBuffered() {
+                        if try !take(line) { break reading }
+                    }
+                    try mode.caughtUp()
+                    break reading
+                case let .failed(error):
+                    report.end = .inputFailed(error)
+                    break reading
+                }
+            }
+        }
+        // End of input, a signal, a read error or a bad timestamp: in
+        // replay the virtual clock runs on until every timer has fired;
+        // live, what is due fires at its time, then every pending line
+        // comes out now, in the order the clock would have released them.
+        // A closed stdout takes nothing more.
+        if report.end != .brokenPipe {
+            if Mode.emitsPendingAtOnce {
+                try scheduler.advance(to: mode.now)
+                try scheduler.finish(emittingAt: mode.now)
+            } else {
+                try scheduler.finish()
+            }
+        }
+        try scheduler.sink.flush()
+    } catch {
+        switch error {
+        case .brokenPipe: report.end = .brokenPipe
+        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
+        }
+    }
+    mode.complete(&report)
+    report.scheduler = scheduler.stats
+    return report
+}

@@ -1,0 +1,222 @@
+// The bytes of the events policies hold back, by slot: a key's queue of held
+// events, oldest first. Policies hold event numbers, never bytes, so they stay
+// pure values; this is where the bytes wait until a timer emits them or a
+// later event replaces them.
+//
+// Four of the policies hold at most one event per key, and they are the hot
+// path: a slot's first held event lives in the slot's own record, in a buffer
+// the slot keeps and reuses, so holding a line is a memcpy. Only `--rate`
+// holds more: the events after the first wait in a per-slot `LineQueue`,
+// created when a second event is held and dropped when the slot's queue is
+// empty again.
+//
+// Borrowing. Replay and live mode read lines as slices of the reader's
+// buffer, which stays put until the next read. A debounce holds back every
+// line and most of them are replaced before that read, so the first held
+// line of a slot is kept where it is (borrowed) and copied only by
+// `keepBorrowed()`, which the driver calls before the reader reuses its
+// buffer.
+//
+// It is noncopyable: it owns malloc'd buffers and has exactly one owner, the
+// scheduler.
+
+import Glibc
+
+struct HeldLines: ~Copyable {
+    /// A slot's record: its first held event and the buffer that keeps it.
+    struct Record {
+        /// The first held event, or 0 when the slot holds none.
+        var number: EventNumber = 0
+        /// Where its bytes are: `owned`, or borrowed from the reader.
+        var line: UnsafeRawPointer?
+        var count: Int = 0
+        /// The slot's own buffer, reused from one held line to the next.
+        var owned: UnsafeMutableRawPointer?
+        var capacity: Int = 0
+    }
+
+    /// A buffer larger than this is freed when its slot holds nothing, so
+    /// one huge line does not stay allocated for good.
+    static let keptCapacity = 64 * 1024
+    /// Borrowing slots listed before they are copied; past this the lines are
+    /// copied at once, which keeps the list small whatever a read brings.
+    static let borrowingLimit = 1024
+
+    private var records: UnsafeMutablePointer<Record>
+    private var allocated: Int
+    /// Slots that may hold a borrowed first line (some no longer do).
+    private var borrowing: [Int32] = []
+    /// Held events after each slot's first (`--rate` only).
+    private var more: [Int32: LineQueue] = [:]
+    /// Events held in all, for `--stats`' backlog.
+    private(set) var count = 0
+
+    init() {
+        allocated = 1
+        records = .allocate(capacity: allocated)
+        records.initialize(to: Record())
+    }
+
+    deinit {
+        for i in 0..<allocated { free(records[i].owned) }
+        records.deinitialize(count: allocated)
+        records.deallocate()
+    }
+
+    /// The number of the first event `slot` holds, or nil.
+    @inline(__always)
+    func first(_ slot: Int32) -> EventNumber? {
+        let s = Int(slot)
+        guard s < allocated else { return nil }
+        let number = records[s].number
+        return number == 0 ? nil : number
+    }
+
+    /// The bytes of the first event `slot` holds; valid until the next change.
+    @inline(__always)
+    func firstLine(_ slot: Int32) -> UnsafeRawBufferPointer {
+        let record = records[Int(slot)]
+        return UnsafeRawBufferPointer(start: record.line, count: record.count)
+    }
+
+    /// Holds `line` as the newest event of `slot`. `borrowing`: the bytes stay
+    /// valid until `keepBorrowed()` (see above); otherwise they are copied.
+    @inline(__always)
+    mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber, to slot: Int32, borrowing: Bool) {
+        let s = Int(slot)
+        if s >= allocated { grow(toInclude: s) }
+        count += 1
+        let record = records + s
+        guard record.pointee.number == 0 else {
+            more[slot, default: LineQueue()].append(line, number: number)
+            return
+        }
+        record.pointee.number = number
+        record.pointee.count = line.count
+        if borrowing {
+            if record.pointee.line == nil || record.pointee.line == UnsafeRawPointer(record.pointee.owned) {
+                if self.borrowing.count == Self.borrowingLimit { keepBorrowed() }
+                self.borrowing.append(slot)
+            }
+            record.pointee.line = line.baseAddress
+        } else {
+            Self.copy(line, into: record)
+        }
+    }
+
+    /// Lets go of the first event of `slot`; the next one held, if any,
+    /// becomes the first.
+    @inline(__always)
+    mutating func dropFirst(_ slot: Int32) {
+        let record = records + Int(slot)
+        count -= 1
+        record.pointee.number = 0
+        if _slowPath(!more.isEmpty), more[slot] != nil {
+            more[slot]!.removeFirst { line, number in
+                record.pointee.number = number
+                record.pointee.count = line.count
+                Self.copy(line, into: record)
+            }
+            if more[slot]!.isEmpty { more[slot] = nil }
+        }
+    }
+
+    /// The slot is forgotten (idle): an oversized buffer is freed.
+    @inline(__always)
+    mutating func release(_ slot: Int32) {
+        let s = Int(slot)
+        guard s < allocated else { return }
+        let record = records + s
+        record.pointee.line = nil
+        if record.pointee.capacity > Self.keptCapacity {
+            free(record.pointee.owned)
+            record.pointee.owned = nil
+            record.pointee.capacity = 0
+        }
+    }
+
+    /// Copies every borrowed line a slot still holds into the slot's own
+    /// buffer: the reader is about to reuse its buffer.
+    mutating func keepBorrowed() {
+        // A listed slot's `line` is a borrowed pointer (held or stale) or
+        // already its own buffer; afterwards it is its own buffer, which is
+        // how `append` knows a slot is not listed.
+        for slot in borrowing {
+            let record = records + Int(slot)
+            guard let line = record.pointee.line, line != UnsafeRawPointer(record.pointee.owned) else { continue }
+            if record.pointee.number != 0 {
+                Self.copy(UnsafeRawBufferPointer(start: line, count: record.pointee.count), into: record)
+            } else {
+                record.pointee.line = UnsafeRawPointer(record.pointee.owned)
+            }
+        }
+        borrowing.removeAll(keepingCapacity: true)
+    }
+
+    /// The capacity of a slot's own buffer (for memory tests).
+    func capacity(of slot: Int32) -> Int { Int(slot) < allocated ? records[Int(slot)].capacity : 0 }
+
+    @inline(__always)
+    private static func copy(_ line: UnsafeRawBufferPointer, into record: UnsafeMutablePointer<Record>) {
+        let n = line.count
+        if n > record.pointee.capacity {
+            // Sized to the line, not rounded up to a minimum: a million keys
+            // each holding a 60-byte line must not take 128 bytes apiece. It
+            // doubles when lines grow, so a growing key reallocates rarely.
+            let capacity = max(n, min(record.pointee.capacity * 2, keptCapacity))
+            free(record.pointee.owned)
+            guard let base = malloc(capacity) else { fatalError("pace: out of memory (\(capacity) bytes)") }
+            record.pointee.owned = base
+            record.pointee.capacity = capacity
+        }
+        if n > 0 { record.pointee.owned!.copyMemory(from: line.baseAddress!, byteCount: n) }
+        record.pointee.line = UnsafeRawPointer(record.pointee.owned)
+    }
+
+    private mutating func grow(toInclude slot: Int) {
+        let newAllocated = max(allocated * 2, slot + 1)
+        let bigger = UnsafeMutablePointer<Record>.allocate(capacity: newAllocated)
+        bigger.moveInitialize(from: records, count: allocated)
+        (bigger + allocated).initialize(repeating: Record(), count: newAllocated - allocated)
+        records.deallocate()
+        records = bigger
+        allocated = newAllocated
+    }
+}
+
+/// Held events after a slot's first, oldest first, packed in one byte buffer:
+/// each is its number, its length and its bytes. A backlog of a million
+/// waiting events costs their bytes and 16 bytes each.
+struct LineQueue {
+    private var bytes: [UInt8] = []
+    /// Where the oldest entry starts.
+    private var head = 0
+
+    var isEmpty: Bool { head == bytes.count }
+
+    mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber) {
+        withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: Int64(line.count)) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: line)
+    }
+
+    /// Hands the oldest entry to `body`, then removes it.
+    mutating func removeFirst(_ body: (UnsafeRawBufferPointer, EventNumber) -> Void) {
+        let head = self.head
+        let count = bytes.withUnsafeBytes { raw in
+            let number = raw.loadUnaligned(fromByteOffset: head, as: EventNumber.self)
+            let count = Int(raw.loadUnaligned(fromByteOffset: head + 8, as: Int64.self))
+            body(UnsafeRawBufferPointer(rebasing: raw[(head + 16)..<(head + 16 + count)]), number)
+            return count
+        }
+        self.head += 16 + count
+        // Compact once the consumed part is the larger: amortised O(1).
+        if self.head == bytes.count {
+            bytes.removeAll(keepingCapacity: true)
+            self.head = 0
+        } else if self.head > 4096 && self.head * 2 > bytes.count {
+            bytes.removeSubrange(0..<self.head)
+            self.head = 0
+        }
+    }
+}

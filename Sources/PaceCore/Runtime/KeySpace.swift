@@ -1,0 +1,188 @@
+// How events are assigned to policy states, chosen at compile time as the
+// observer is: `OneKey` (no `--key-field`: every event shares one state and
+// one timer, kept in the struct itself) or `ManyKeys` (a state, a timer and a
+// place on the idle list per key, found through the key table). The scheduler
+// is written once against this protocol and specialised for each, so the
+// unkeyed hot path pays for no table, no heap and no array access.
+//
+// Slots number the states: `OneKey` has only slot 0; `ManyKeys` reuses the
+// slots of keys it forgot.
+
+public protocol KeySpace<State>: ~Copyable {
+    associatedtype State
+    /// True when events have keys of their own (`--key-field`).
+    static var isKeyed: Bool { get }
+
+    init(initialState: State, countDistinctKeys: Bool)
+
+    /// The slot of `key`, created (with the initial state) when the key is
+    /// new or was forgotten.
+    mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> Int32
+    /// Runs `policy` on the state of `slot`.
+    mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>) -> Effects<P.Payload>
+    where P.State == State
+
+    /// Sets (or moves) the timer of `slot`.
+    mutating func setTimer(_ slot: Int32, due: Instant)
+    /// When the earliest timer is due.
+    var nextDue: Instant? { get }
+    /// Removes the earliest timer; returns its slot.
+    mutating func popEarliest() -> Int32
+    /// When the timer of `slot` is due, if it has one.
+    func due(of slot: Int32) -> Instant?
+
+    /// Forgets the state of `slot`, which went idle.
+    mutating func release(_ slot: Int32, counters: inout SchedulerStats)
+    /// Keys with state held.
+    var heldKeys: Int { get }
+}
+
+// MARK: - One key
+
+/// No `--key-field`: one state for every event.
+public struct OneKey<State>: KeySpace {
+    public static var isKeyed: Bool { false }
+
+    private var state: State
+    private var due: Instant?
+
+    public init(initialState: State, countDistinctKeys: Bool) {
+        state = initialState
+    }
+
+    @inline(__always)
+    public mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> Int32 { 0 }
+
+    @inline(__always)
+    public mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>)
+        -> Effects<P.Payload> where P.State == State {
+        policy.reduce(into: &state, action)
+    }
+
+    @inline(__always)
+    public mutating func setTimer(_ slot: Int32, due: Instant) { self.due = due }
+
+    @inline(__always)
+    public var nextDue: Instant? { due }
+
+    @inline(__always)
+    public mutating func popEarliest() -> Int32 {
+        due = nil
+        return 0
+    }
+
+    @inline(__always)
+    public func due(of slot: Int32) -> Instant? { due }
+
+    /// The one state is never forgotten: an idle state is the initial one.
+    @inline(__always)
+    public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {}
+
+    public var heldKeys: Int { 1 }
+}
+
+// MARK: - Many keys
+
+/// `--key-field`: a state per key, idle keys forgotten.
+public struct ManyKeys<State>: KeySpace, ~Copyable {
+    public static var isKeyed: Bool { true }
+
+    private let initialState: State
+    /// Each slot's state; `used` of them are initialised.
+    private var states: UnsafeMutablePointer<State>
+    private var allocated: Int
+    private var used = 0
+    private var keys = KeyTable()
+    private var timers = TimerQueue()
+    private var idle = IdleList()
+    /// Slots no key owns, to be reused.
+    private var freeSlots: [Int32] = []
+    /// Hashes of every key seen, for `--stats`' distinct-key count; only kept
+    /// when asked for, since it grows with the number of keys ever seen.
+    private var seenKeys: Set<UInt64>?
+
+    public init(initialState: State, countDistinctKeys: Bool) {
+        self.initialState = initialState
+        allocated = 16
+        states = .allocate(capacity: allocated)
+        if countDistinctKeys { seenKeys = [] }
+    }
+
+    deinit {
+        states.deinitialize(count: used)
+        states.deallocate()
+    }
+
+    @inline(__always)
+    public mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> Int32 {
+        let hash = hashBytes(key)
+        if let slot = keys.find(key, hash: hash) {
+            if idle.contains(slot) {
+                // An idle key is back: a fresh state in its old slot.
+                idle.remove(slot)
+                states[Int(slot)] = initialState
+                Self.activate(&counters)
+            }
+            return slot
+        }
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            states[Int(slot)] = initialState
+        } else {
+            if used == allocated { grow() }
+            slot = Int32(used)
+            (states + used).initialize(to: initialState)
+            used += 1
+        }
+        keys.insert(key, hash: hash, slot: slot)
+        Self.activate(&counters)
+        if seenKeys != nil, seenKeys!.insert(hash).inserted { counters.distinctKeys += 1 }
+        return slot
+    }
+
+    @inline(__always)
+    private static func activate(_ counters: inout SchedulerStats) {
+        counters.activeKeys += 1
+        if counters.activeKeys > counters.peakActiveKeys { counters.peakActiveKeys = counters.activeKeys }
+    }
+
+    @inline(__always)
+    public mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>)
+        -> Effects<P.Payload> where P.State == State {
+        policy.reduce(into: &states[Int(slot)], action)
+    }
+
+    @inline(__always)
+    public mutating func setTimer(_ slot: Int32, due: Instant) { timers.set(slot: slot, due: due) }
+
+    @inline(__always)
+    public var nextDue: Instant? { timers.first?.due }
+
+    @inline(__always)
+    public mutating func popEarliest() -> Int32 { timers.popFirst().slot }
+
+    public func due(of slot: Int32) -> Instant? { timers.due(of: slot) }
+
+    /// The key goes on the idle list; when that pushes the oldest idle key
+    /// off it, that key leaves the table and its slot is free.
+    @inline(__always)
+    public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {
+        counters.activeKeys -= 1
+        if let evicted = idle.push(slot) {
+            keys.remove(slot: evicted)
+            freeSlots.append(evicted)
+        }
+    }
+
+    public var heldKeys: Int { keys.count - idle.count }
+
+    private mutating func grow() {
+        let newAllocated = allocated * 2
+        let bigger = UnsafeMutablePointer<State>.allocate(capacity: newAllocated)
+        bigger.moveInitialize(from: states, count: used)
+        states.deallocate()
+        states = bigger
+        allocated = newAllocated
+    }
+}

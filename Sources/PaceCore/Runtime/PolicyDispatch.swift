@@ -1,0 +1,71 @@
+// From a Configuration to a specialised run: the one place where the policy
+// the command line names, whether events are keyed, and whether anything
+// watches the run turn into type parameters. Every mode and the tests come
+// through here, so a new policy is added to one switch.
+
+/// Runs `configuration` in `mode` over `input` onto `sink`: the policy, key
+/// space and observer chosen, then the driver. `sink` is handed back with
+/// everything emitted.
+func run<Mode: RunMode, Sink: LineSink>(
+    _ configuration: Configuration, mode: inout Mode, input: inout LineReader, sink: inout Sink,
+    traceFD: Int32?, columns: Int, pendingSignal: () -> Int32
+) -> RunReport {
+    let window = configuration.window
+    var run = Run(configuration: configuration, traceFD: traceFD, columns: columns)
+    switch configuration.policy {
+    case .debounce:
+        return run.keyed(Debounce(window: window, maxWait: configuration.maxWait), &mode, &input, &sink, pendingSignal)
+    case .leading:
+        return run.keyed(Leading(window: window), &mode, &input, &sink, pendingSignal)
+    case .throttleFirst:
+        return run.keyed(ThrottleFirst(window: window), &mode, &input, &sink, pendingSignal)
+    case .throttleLast:
+        return run.keyed(ThrottleLast(window: window), &mode, &input, &sink, pendingSignal)
+    }
+}
+
+/// The steps after the policy is chosen.
+private struct Run {
+    let configuration: Configuration
+    let traceFD: Int32?
+    let columns: Int
+
+    /// One state, or one per key.
+    mutating func keyed<P: Policy, Mode: RunMode, Sink: LineSink>(
+        _ policy: P, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink, _ pendingSignal: () -> Int32
+    ) -> RunReport where P.Payload == EventNumber {
+        if configuration.keyField != nil {
+            return watched(policy, ManyKeys<P.State>.self, &mode, &input, &sink, pendingSignal)
+        }
+        return watched(policy, OneKey<P.State>.self, &mode, &input, &sink, pendingSignal)
+    }
+
+    /// Watched (`--trace`, `--marbles`, per-key stats) or not: unwatched,
+    /// the scheduler makes no observer calls at all.
+    private func watched<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink>(
+        _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink,
+        _ pendingSignal: () -> Int32
+    ) -> RunReport where P.Payload == EventNumber {
+        guard let insight = RunInsight.wanted(by: configuration, traceFD: traceFD) else {
+            return drive(policy, keys, NoObserver(), &mode, &input, &sink, pendingSignal).report
+        }
+        var (report, watched) = drive(policy, keys, insight, &mode, &input, &sink, pendingSignal)
+        watched.flush()
+        report.topKeys = watched.topKeys()
+        report.marbles = watched.marbles?.render(width: columns)
+        return report
+    }
+
+    private func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, O: SchedulerObserver,
+                       Mode: RunMode, Sink: LineSink>(
+        _ policy: P, _ keys: Keys.Type, _ observer: O, _ mode: inout Mode, _ input: inout LineReader,
+        _ sink: inout Sink, _ pendingSignal: () -> Int32
+    ) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
+        var scheduler = Scheduler(policy: policy, keys: keys, sink: sink, observer: observer,
+                                  countDistinctKeys: configuration.stats)
+        let report = PaceCore.drive(&scheduler, &input, mode: &mode, keyField: configuration.keyField ?? 0,
+                                     onBadTime: configuration.onBadTime, pendingSignal: pendingSignal)
+        sink = scheduler.sink
+        return (report, scheduler.observer)
+    }
+}

@@ -1,0 +1,12 @@
+// The counters the scheduler keeps for `--stats`: plain integers, bumped on
+// the per-line path only where the scheduler already does the work they count.
+
+/// Counters the scheduler keeps for `--stats`.
+public struct SchedulerStats: Equatable, Sendable {
+    public var eventsIn: Int64 = 0
+    public var emitted: Int64 = 0
+    public var distinctKeys: Int64 = 0
+    public var activeKeys: Int64 = 0
+    public var peakActiveKeys: Int64 = 0
+    public init() {}
+}
