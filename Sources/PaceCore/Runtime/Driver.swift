@@ -56,93 +56,85 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
 ) -> RunReport where P.Payload == EventNumber {
     var report = RunReport()
     var lineNumber: EventNumber = 0
-
-    /// One line: an event, or a line that never reaches the policy.
-    /// Returns false when it ends input (a bad timestamp, `error`).
-    func take(_ line: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
-        lineNumber += 1
-        if contentLength(line) == 0 {
-            report.emptyLines += 1
-            if !Mode.emptyLinesAreEvents {
-                if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
-                return true
-            }
-        }
-        switch try mode.stamp(line) {
-        case let .event(t, content):
-            var key = UnsafeRawBufferPointer(start: nil, count: 0)
-            if Keys.isKeyed { key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)]) }
-            try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
-        case let .bad(why):
-            report.badTime += 1
-            switch onBadTime {
-            case .error:
-                report.end = .badTime(line: lineNumber, why)
-                return false
-            case .skip:
-                if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: mode.now) }
-            case .pass:
-                report.passed += 1
-                if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
-                try scheduler.sink.emit(line, at: mode.now)
-            }
-        }
-        return true
-    }
+    /// Input has ended (end of file, or a signal): the lines still buffered,
+    /// a last one lacking its `\n` included, are the last.
+    var ending = false
 
     do throws(OutputError) {
         reading: while true {
-            if let line = input.nextBuffered() {
-                if try !take(line) { break reading }
-                continue reading
-            }
-            // Lines held back point into the buffer that fill() moves
-            // and overwrites.
-            scheduler.keepBorrowedLines()
-            try mode.caughtUp()
-            if Mode.emitsPendingAtOnce { try scheduler.advance(to: mode.now) }
-            if Observer.isActive { scheduler.observer.flush() }
-            // A signal that came while lines were being handled is seen
-            // here, before the wait; one that comes during the wait
-            // interrupts it.
-            let signal = pendingSignal()
-            if signal != 0 {
-                report.end = .signal(signal)
-                mode.tick()
-                // Input ends here, as at end of input: an unfinished
-                // last line is still a line.
-                if input.endInput(), let last = input.nextBuffered() { _ = try take(last) }
+            guard let line = input.nextBuffered() else {
+                // Lines held back point into the buffer that fill() moves
+                // and overwrites.
+                scheduler.keepBorrowedLines()
                 try mode.caughtUp()
-                break reading
-            }
-            switch mode.wait(until: scheduler.nextDeadline) {
-            case .interrupted:
-                continue reading
-            case .outputClosed:
-                report.end = .brokenPipe
-                break reading
-            case .deadline:
-                mode.tick()
-                try scheduler.advance(to: mode.now)
-            case .inputReady:
-                let fill = input.fill()
-                mode.tick()
-                switch fill {
-                case .data, .interrupted, .failed(EAGAIN):
-                    // EAGAIN: a non-blocking descriptor someone else
-                    // drained; nothing to read after all.
+                if ending { break reading }
+                if Mode.emitsPendingAtOnce { try scheduler.advance(to: mode.now) }
+                if Observer.isActive { scheduler.observer.flush() }
+                // A signal that came while lines were being handled is seen
+                // here, before the wait; one that comes during the wait
+                // interrupts it.
+                let signal = pendingSignal()
+                if signal != 0 {
+                    report.end = .signal(signal)
+                    mode.tick()
+                    // Input ends here, as at end of input: an unfinished
+                    // last line is still a line.
+                    _ = input.endInput()
+                    ending = true
                     continue reading
-                case .endOfInput:
-                    // The lines of the last read, and a last line
-                    // lacking its `\n`.
-                    while let line = input.nextBuffered() {
-                        if try !take(line) { break reading }
+                }
+                switch mode.wait(until: scheduler.nextDeadline) {
+                case .interrupted:
+                    continue reading
+                case .outputClosed:
+                    report.end = .brokenPipe
+                    break reading
+                case .deadline:
+                    mode.tick()
+                    try scheduler.advance(to: mode.now)
+                case .inputReady:
+                    let fill = input.fill()
+                    mode.tick()
+                    switch fill {
+                    case .data, .interrupted, .failed(EAGAIN):
+                        // EAGAIN: a non-blocking descriptor someone else
+                        // drained; nothing to read after all.
+                        continue reading
+                    case .endOfInput:
+                        ending = true
+                    case let .failed(error):
+                        report.end = .inputFailed(error)
+                        break reading
                     }
-                    try mode.caughtUp()
+                }
+                continue reading
+            }
+
+            lineNumber += 1
+            if contentLength(line) == 0 {
+                report.emptyLines += 1
+                if !Mode.emptyLinesAreEvents {
+                    if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
+                    continue reading
+                }
+            }
+            switch try mode.stamp(line) {
+            case let .event(t, content):
+                var key = UnsafeRawBufferPointer(start: nil, count: 0)
+                if Keys.isKeyed { key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)]) }
+                try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
+            case let .bad(why):
+                report.badTime += 1
+                switch onBadTime {
+                case .error:
+                    report.end = .badTime(line: lineNumber, why)
                     break reading
-                case let .failed(error):
-                    report.end = .inputFailed(error)
-                    break reading
+                case .skip:
+                    if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: mode.now) }
+                case .pass:
+                    report.passed += 1
+                    if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
+                    try scheduler.sink.emit(line, at: mode.now)
                 }
             }
         }

@@ -93,6 +93,22 @@ struct HeldLines: ~Copyable {
         }
         record.pointee.number = number
         record.pointee.count = line.count
+        store(line, in: record, slot, borrowing: borrowing)
+    }
+
+    /// Replaces the one event `slot` holds with `line` (a debounce's newer
+    /// event): the policies that replace hold at most one per key.
+    @inline(__always)
+    mutating func replaceOnly(_ slot: Int32, with line: UnsafeRawBufferPointer, number: EventNumber, borrowing: Bool) {
+        let record = records + Int(slot)
+        record.pointee.number = number
+        record.pointee.count = line.count
+        store(line, in: record, slot, borrowing: borrowing)
+    }
+
+    @inline(__always)
+    private mutating func store(_ line: UnsafeRawBufferPointer, in record: UnsafeMutablePointer<Record>, _ slot: Int32,
+                                borrowing: Bool) {
         if borrowing {
             if record.pointee.line == nil || record.pointee.line == UnsafeRawPointer(record.pointee.owned) {
                 if self.borrowing.count == Self.borrowingLimit { keepBorrowed() }

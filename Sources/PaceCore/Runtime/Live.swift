@@ -127,7 +127,20 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 /// Runs `configuration` (live mode) over `input`, writing to `outputFD`,
 /// each emitted line flushed at once; `recordFD` receives `--record`'s lines.
 /// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
-public func runLive<Clock: LiveClock>(_ configuration: Configuration, clock: inout Clock, input: inout LineReader,
+///
+/// The executable's entry point, on the system clock. It is not generic on
+/// purpose: a generic public function called from another module runs
+/// unspecialised (every line went through generic metadata, and live mode
+/// ran 7 times slower than replay); this one is specialised here, inside the
+/// module, for the clock the executable injects.
+public func runLive(_ configuration: Configuration, clock: inout SystemLiveClock, input: inout LineReader,
+                    outputFD: Int32, recordFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
+    runLive(configuration, onClock: &clock, input: &input, outputFD: outputFD, recordFD: recordFD,
+            pendingSignal: pendingSignal)
+}
+
+/// `runLive` on any clock (tests pass a scripted one).
+public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
                                       outputFD: Int32, recordFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,

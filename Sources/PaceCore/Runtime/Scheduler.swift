@@ -96,16 +96,17 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             try sink.emit(line, at: t)
         }
         if let due = effects.schedule { keys.setTimer(slot, due: due) }
-        if let discarded = effects.discarded {
-            if discarded == number {
-                if Observer.isActive { observer.dropped(number, windowEnd: keys.due(of: slot)) }
-            } else {
-                precondition(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
-                held.dropFirst(slot)
-                if Observer.isActive { observer.replaced(discarded, by: number) }
-            }
+        if let discarded = effects.discarded, discarded != number {
+            // The event replaced the one its key held (debounce, throttle-last:
+            // policies that hold at most one).
+            assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
+            assert(effects.hold, "Scheduler: a held event was discarded for nothing")
+            if Observer.isActive { observer.replaced(discarded, by: number) }
+            held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
+        } else {
+            if Observer.isActive, effects.discarded != nil { observer.dropped(number, windowEnd: keys.due(of: slot)) }
+            if effects.hold { held.append(line, number: number, to: slot, borrowing: borrowing) }
         }
-        if effects.hold { held.append(line, number: number, to: slot, borrowing: borrowing) }
         if effects.idle { release(slot) }
     }
 
