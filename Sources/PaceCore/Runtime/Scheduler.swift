@@ -140,9 +140,9 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     /// Slots that may hold a borrowed line (some no longer do).
     private var borrowingSlots: [Int32] = []
     private var lastEvent: EventNumber = 0
-    /// Hashes of every key seen, for `--stats`' distinct-key count; only kept
-    /// when asked for, since it grows with the number of keys ever seen.
-    private var seenKeys: Set<UInt64>?
+    /// Every key seen, for `--stats`' distinct-key count; only kept when
+    /// asked for, since it grows with the number of keys ever seen.
+    private var seenKeys: DistinctKeys?
 
     /// - Parameters:
     ///   - keyed: one policy state per key (`--key-field`); otherwise every
@@ -155,7 +155,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         self.sink = sink
         self.observer = observer
         sole = Slot(state: policy.initialState)
-        if countDistinctKeys { seenKeys = [] }
+        if countDistinctKeys { seenKeys = DistinctKeys() }
         if !keyed { counters.activeKeys = 1 }
     }
 
@@ -423,7 +423,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         keys.insert(key, hash: hash, slot: slot)
         counters.activeKeys += 1
         if counters.activeKeys > counters.peakActiveKeys { counters.peakActiveKeys = counters.activeKeys }
-        if seenKeys != nil, seenKeys!.insert(hash).inserted { counters.distinctKeys += 1 }
+        if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
         return slot
     }
 
