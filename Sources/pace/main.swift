@@ -26,6 +26,11 @@ func write(_ text: String, to fd: Int32) {
 
 func writeStderr(_ text: String) { write(text, to: 2) }
 
+/// Writes bytes to stderr whole (a message that quotes a file name).
+func writeStderr(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { try? writeAll(fd: 2, $0, target: "stderr") }
+}
+
 func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 // MARK: - Signals
@@ -66,25 +71,48 @@ func currentUTCYear() -> Int {
     civilYear(unixSeconds: Int64(time(nil)))
 }
 
+// MARK: - Arguments and file names, as bytes
+
+/// The arguments, each the bytes of its `argv` string: not
+/// `CommandLine.arguments`, whose Strings replace bytes that are not UTF-8,
+/// so that a file named `\xff.log` could never be opened.
+func argumentBytes() -> [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { i in
+        let argument = CommandLine.unsafeArgv[i]!
+        return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+    }
+}
+
+/// open(2) on a file name given as bytes.
+func open(path: [UInt8], _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    return open(cPath, flags, mode)
+}
+
+/// `<path>: <why>`, the path's bytes as given.
+func pathError(_ path: [UInt8], _ code: Int32) -> UsageError {
+    UsageError(bytes: path + Array(": \(errorText(code))".utf8))
+}
+
 /// Opens the input; a FILE that cannot be read is a usage error (SPEC).
-func openInput(_ path: String?) -> Result<Int32, UsageError> {
+func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
     guard let path else { return .success(0) }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 { return .failure(UsageError("\(path): \(errorText(errno))")) }
+    let fd = open(path: path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return .failure(pathError(path, errno)) }
     var info = stat()
     if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
         close(fd)
-        return .failure(UsageError("\(path): \(errorText(EISDIR))"))
+        return .failure(pathError(path, EISDIR))
     }
     return .success(fd)
 }
 
 func run() -> Int32 {
     let command: Command
-    switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+    switch parseArguments(bytes: argumentBytes()) {
     case let .success(parsed): command = parsed
     case let .failure(error):
-        writeStderr(error.text)
+        writeStderr(error.bytes)
         return ExitCode.usage
     }
     let configuration: Configuration
@@ -103,14 +131,14 @@ func run() -> Int32 {
     switch openInput(configuration.inputPath) {
     case let .success(fd): inputFD = fd
     case let .failure(error):
-        writeStderr(error.text)
+        writeStderr(error.bytes)
         return ExitCode.usage
     }
     var recordFD: Int32?
     if let path = configuration.recordPath {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let fd = open(path: path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         if fd < 0 {
-            writeStderr(UsageError("\(path): \(errorText(errno))").text)
+            writeStderr(pathError(path, errno).bytes)
             return ExitCode.usage
         }
         recordFD = fd
@@ -141,15 +169,23 @@ func run() -> Int32 {
     case let .signal(number):
         status = number == SIGINT ? ExitCode.interrupted : ExitCode.terminated
     case let .inputFailed(code):
-        writeStderr("pace: \(configuration.inputPath ?? "stdin"): \(errorText(code))\n")
+        writeStderr(Array("pace: ".utf8) + (configuration.inputPath ?? Array("stdin".utf8))
+                    + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     case let .outputFailed(target, code):
-        writeStderr("pace: \(target): \(errorText(code))\n")
+        writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     }
     if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
     return status
+}
+
+/// The file an output error names: the runtime names its targets as text,
+/// so the record file's own bytes are put back here.
+func targetName(_ target: String, _ configuration: Configuration) -> [UInt8] {
+    if let path = configuration.recordPath, target == String(decoding: path, as: UTF8.self) { return path }
+    return Array(target.utf8)
 }
 
 /// `--marbles`' width: `COLUMNS` if it is a sensible number, else 80.

@@ -11,8 +11,15 @@ private let durationHint = """
 
 /// Parses `arguments` (without the program name).
 public func parseArguments(_ arguments: [String]) -> Result<Command, UsageError> {
+    parseArguments(bytes: arguments.map { Array($0.utf8) })
+}
+
+/// Parses `arguments`, each the bytes of one `argv` string (without the
+/// program name). Flags and their values are read as text; file names stay
+/// the bytes they were, for open(2) and for messages.
+public func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageError> {
     // --help and --version win over everything else, as in most Unix tools.
-    for argument in arguments {
+    for argument in arguments.lazy.map({ String(decoding: $0, as: UTF8.self) }) {
         if argument == "--" { break }
         if argument == "-h" || argument == "--help" { return .success(.help) }
         if argument == "--version" { return .success(.version) }
@@ -30,7 +37,10 @@ public func parseArguments(_ arguments: [String]) -> Result<Command, UsageError>
 struct TypedArguments {
     /// Each flag given, with its value and the spelling used, in order.
     var flags: [(flag: Flag, spelling: String, value: String?)] = []
-    var positionals: [String] = []
+    /// Each value's bytes as given (the text above may have replaced
+    /// invalid UTF-8), for the values that are file names.
+    var valueBytes: [FlagID: [UInt8]] = [:]
+    var positionals: [[UInt8]] = []
 
     func value(_ id: FlagID) -> (spelling: String, value: String?)? {
         flags.first { $0.flag.id == id }.map { ($0.spelling, $0.value) }
@@ -39,15 +49,15 @@ struct TypedArguments {
     func has(_ id: FlagID) -> Bool { flags.contains { $0.flag.id == id } }
 }
 
-func readTyped(_ arguments: [String]) throws(UsageError) -> TypedArguments {
+func readTyped(_ arguments: [[UInt8]]) throws(UsageError) -> TypedArguments {
     var typed = TypedArguments()
     var i = 0
     var optionsEnded = false
     while i < arguments.count {
-        let argument = arguments[i]
+        let argument = String(decoding: arguments[i], as: UTF8.self)
         i += 1
         if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-            typed.positionals.append(argument)
+            typed.positionals.append(arguments[i - 1])
             continue
         }
         if argument == "--" {
@@ -71,8 +81,13 @@ func readTyped(_ arguments: [String]) throws(UsageError) -> TypedArguments {
         if flag.value != nil {
             if let inline {
                 value = inline
-            } else if i < arguments.count, !arguments[i].hasPrefix("--") {
-                value = arguments[i]
+                // The bytes after the first `=` (a byte no UTF-8 sequence
+                // contains, so the text's `=` is the same one).
+                let raw = arguments[i - 1]
+                typed.valueBytes[flag.id] = Array(raw[(raw.firstIndex(of: UInt8(ascii: "="))! + 1)...])
+            } else if i < arguments.count, !arguments[i].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+                value = String(decoding: arguments[i], as: UTF8.self)
+                typed.valueBytes[flag.id] = arguments[i]
                 i += 1
             } else {
                 throw UsageError("missing value for '\(flag.synopsis)'")
@@ -160,7 +175,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         if config.replay {
             throw UsageError("'--record' is for live mode and cannot be used with --replay")
         }
-        config.recordPath = value!
+        config.recordPath = typed.valueBytes[.record]!
     }
     if let (_, value) = typed.value(.timeFormat) {
         config.timeFormat = try timeFormat(value!)
@@ -186,9 +201,11 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
 
     switch typed.positionals.count {
     case 0: break
-    case 1: config.inputPath = typed.positionals[0] == "-" ? nil : typed.positionals[0]
+    case 1: config.inputPath = typed.positionals[0] == [UInt8(ascii: "-")] ? nil : typed.positionals[0]
     default:
-        throw UsageError("more than one input file ('\(typed.positionals[0])' and '\(typed.positionals[1])'); pace reads one")
+        let quote = UInt8(ascii: "'")
+        throw UsageError(bytes: Array("more than one input file (".utf8) + [quote] + typed.positionals[0]
+                             + Array("' and '".utf8) + typed.positionals[1] + Array("'); pace reads one".utf8))
     }
     return config
 }

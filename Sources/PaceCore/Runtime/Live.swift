@@ -124,7 +124,8 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
     var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: output, observer: observer,
                               countDistinctKeys: configuration.stats)
     var record = recordFD.map {
-        let target = configuration.recordPath ?? "record"
+        // Named as text (main puts the file name's own bytes back).
+        let target = configuration.recordPath.map { String(decoding: $0, as: UTF8.self) } ?? "record"
         return RecordWriter(FileSink(fd: $0, target: target, emitTime: true, flushEachLine: false), target: target)
     }
     let timeline = LiveTimeline(wallAtStart: clock.wallClockNow(), monotonicAtStart: clock.monotonicNow())

@@ -101,11 +101,23 @@ struct ArgumentParserTests {
         #expect(all.year == 2024)
         #expect(all.timeField == 2)
         #expect(all.onBadTime == .pass)
-        #expect(all.inputPath == "-file")
+        #expect(all.inputPath == Array("-file".utf8))
 
         #expect(try configuration(["--throttle", "1s", "-"]).inputPath == nil)
-        #expect(try configuration(["--throttle", "1s", "--record", "out.rec"]).recordPath == "out.rec")
+        #expect(try configuration(["--throttle", "1s", "--record", "out.rec"]).recordPath == Array("out.rec".utf8))
         #expect(try configuration(["--debounce", "1s", "--max-wait", "1s"]).maxWait == 1_000_000_000)
+    }
+
+    @Test("FILE and --record keep the bytes they were given, UTF-8 or not")
+    func pathBytes() throws {
+        let arguments: [[UInt8]] = [Array("--throttle".utf8), Array("1s".utf8), Array("--record".utf8),
+                                    [0xFE, 0x2E, 0x72], [0xFF, 0x2E, 0x6C]]
+        guard case let .success(.run(parsed)) = parseArguments(bytes: arguments) else { Issue.record("no run"); return }
+        #expect(parsed.recordPath == [0xFE, 0x2E, 0x72])
+        #expect(parsed.inputPath == [0xFF, 0x2E, 0x6C])
+        let inline: [[UInt8]] = [Array("--throttle".utf8), Array("1s".utf8), Array("--record=".utf8) + [0xC3, 0x3D]]
+        guard case let .success(.run(parsed)) = parseArguments(bytes: inline) else { Issue.record("no run"); return }
+        #expect(parsed.recordPath == [0xC3, 0x3D])
     }
 
     @Test("--help and --version win, but not after --")
