@@ -71,6 +71,25 @@ func currentUTCYear() -> Int {
     civilYear(unixSeconds: Int64(time(nil)))
 }
 
+// MARK: - Standard descriptors
+
+/// Makes sure fds 0, 1 and 2 are open, as careful Unix tools do: a program
+/// started with one of them closed would otherwise get it back from its next
+/// open(2), and the `--record` file would become stdout or stderr. A closed
+/// one gets /dev/null in the mode it cannot be used in (write-only for
+/// stdin, read-only for the others), so that using it still fails as a
+/// closed descriptor does: `pace: stdout: Bad file descriptor` (as
+/// `seq 3 >&-` says), while messages to a closed stderr go nowhere.
+func occupyStandardDescriptors() {
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
+        let null = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_NOCTTY)
+        if null >= 0 && null != fd {
+            dup2(null, fd)
+            close(null)
+        }
+    }
+}
+
 // MARK: - Arguments and file names, as bytes
 
 /// The arguments, each the bytes of its `argv` string: not
@@ -108,6 +127,7 @@ func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
 }
 
 func run() -> Int32 {
+    occupyStandardDescriptors()
     let command: Command
     switch parseArguments(bytes: argumentBytes()) {
     case let .success(parsed): command = parsed
