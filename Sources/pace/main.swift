@@ -26,6 +26,27 @@ func write(_ text: String, to fd: Int32) {
 
 func writeStderr(_ text: String) { write(text, to: 2) }
 
+/// Writes help or version text to stdout; a write error is an error here
+/// too (SPEC): `pace: stdout: <error>`, exit 1. A reader that went away
+/// (`pace --help | head -1`) is the quiet end it always is.
+func writeStdout(_ text: String) -> Int32 {
+    let failure: OutputError? = Array(text.utf8).withUnsafeBytes { bytes in
+        do throws(OutputError) {
+            try writeAll(fd: 1, bytes, target: "stdout")
+            return nil
+        } catch {
+            return error
+        }
+    }
+    switch failure {
+    case nil, .brokenPipe?:
+        return ExitCode.success
+    case let .failed(target, code)?:
+        writeStderr("pace: \(target): \(errorText(code))\n")
+        return ExitCode.failure
+    }
+}
+
 /// Writes bytes to stderr whole (a message that quotes a file name).
 func writeStderr(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { try? writeAll(fd: 2, $0, target: "stderr") }
@@ -138,11 +159,9 @@ func run() -> Int32 {
     let configuration: Configuration
     switch command {
     case .help:
-        write(helpText(), to: 1)
-        return ExitCode.success
+        return writeStdout(helpText())
     case .version:
-        write("pace \(paceVersion)\n", to: 1)
-        return ExitCode.success
+        return writeStdout("pace \(paceVersion)\n")
     case let .run(parsed):
         configuration = parsed
     }

@@ -45,4 +45,13 @@ struct UsageEndToEndTests {
         #expect(help.stdoutText.contains("\nUSAGE: pace <policy> [<options>] [<file>]\n"))
         #expect(try Pace.run(["--version"]) == PaceResult(stdout: Array("pace 0.1.0\n".utf8), stderr: "", status: 0))
     }
+
+    @Test("a write error on stdout for --help or --version: pace: stdout: <error>, exit 1",
+          arguments: ["--help", "--version"])
+    func helpWriteError(flag: String) throws {
+        let full = try Pace.spawn([Array(flag.utf8)], stdout: Array("/dev/full".utf8))
+        #expect(full == RawResult(stdout: [], stderr: Array("pace: stdout: No space left on device\n".utf8), status: 1))
+        let closed = try Pace.spawn([Array(flag.utf8)], closed: [1])
+        #expect(closed == RawResult(stdout: [], stderr: Array("pace: stdout: Bad file descriptor\n".utf8), status: 1))
+    }
 }
