@@ -111,42 +111,6 @@ func occupyStandardDescriptors() {
     }
 }
 
-// MARK: - Arguments and file names, as bytes
-
-/// The arguments, each the bytes of its `argv` string: not
-/// `CommandLine.arguments`, whose Strings replace bytes that are not UTF-8,
-/// so that a file named `\xff.log` could never be opened.
-func argumentBytes() -> [[UInt8]] {
-    (1..<Int(CommandLine.argc)).map { i in
-        let argument = CommandLine.unsafeArgv[i]!
-        return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
-    }
-}
-
-/// open(2) on a file name given as bytes.
-func open(path: [UInt8], _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-    let cPath = path.map { CChar(bitPattern: $0) } + [0]
-    return open(cPath, flags, mode)
-}
-
-/// `<path>: <why>`, the path's bytes as given.
-func pathError(_ path: [UInt8], _ code: Int32) -> UsageError {
-    UsageError(bytes: path + Array(": \(errorText(code))".utf8))
-}
-
-/// Opens the input; a FILE that cannot be read is a usage error (SPEC).
-func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
-    guard let path else { return .success(0) }
-    let fd = open(path: path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 { return .failure(pathError(path, errno)) }
-    var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-        close(fd)
-        return .failure(pathError(path, EISDIR))
-    }
-    return .success(fd)
-}
-
 func run() -> Int32 {
     occupyStandardDescriptors()
     let command: Command
@@ -173,15 +137,16 @@ func run() -> Int32 {
         writeStderr(error.bytes)
         return ExitCode.usage
     }
-    var recordFD: Int32?
-    if let path = configuration.recordPath {
-        let fd = open(path: path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        if fd < 0 {
-            writeStderr(pathError(path, errno).bytes)
-            return ExitCode.usage
-        }
-        recordFD = fd
+    var outputs: [OutputFile] = []
+    if let path = configuration.recordPath { outputs.append(OutputFile(flag: "--record", path: path)) }
+    let outputFDs: [Int32]
+    switch openOutputs(outputs, input: inputFD) {
+    case let .success(fds): outputFDs = fds
+    case let .failure(error):
+        writeStderr(error.bytes)
+        return ExitCode.usage
     }
+    let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
 
     installSignalHandlers()
     var input = LineReader(fd: inputFD)

@@ -76,9 +76,10 @@ func cString(_ bytes: [UInt8]) -> [CChar] { bytes.map { CChar(bitPattern: $0) } 
 extension Pace {
     /// Runs pace with `arguments` (any bytes), feeding `stdin`; the
     /// descriptors in `closed` (0, 1 or 2) are closed in pace instead.
-    /// `stdout` may name another file to open as fd 1 (`/dev/full`).
+    /// `stdout` may name another file to open as fd 1 (`/dev/full`), and
+    /// `stdinFile` one to open as fd 0 instead of `stdin`'s bytes.
     static func spawn(_ arguments: [[UInt8]], stdin: [UInt8] = [], closed: Set<Int32> = [],
-                      stdout: [UInt8]? = nil) throws -> RawResult {
+                      stdout: [UInt8]? = nil, stdinFile: [UInt8]? = nil) throws -> RawResult {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try scratch.write(stdin, to: Array("stdin".utf8))
@@ -86,7 +87,7 @@ extension Pace {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         let files: [(Int32, [UInt8], Int32)] = [
-            (0, scratch.file(Array("stdin".utf8)), O_RDONLY),
+            (0, stdinFile ?? scratch.file(Array("stdin".utf8)), O_RDONLY),
             (1, stdout ?? scratch.file(Array("stdout".utf8)), O_WRONLY | O_CREAT | O_TRUNC),
             (2, scratch.file(Array("stderr".utf8)), O_WRONLY | O_CREAT | O_TRUNC),
         ]
