@@ -101,29 +101,51 @@ func readTyped(_ arguments: [[UInt8]]) throws(UsageError) -> TypedArguments {
 }
 
 private func unknownOptionMessage(_ spelling: String) -> String {
-    // Only long names are suggested: '-x' is not a typo of '-h'.
-    let all = flagTable.flatMap(\.names).filter { $0.hasPrefix("--") }
-    let best = all.map { ($0, editDistance($0, spelling)) }.min { $0.1 < $1.1 }
-    if let (name, distance) = best, distance <= max(2, spelling.count / 3) {
-        return "unknown option '\(spelling)' (did you mean '\(name)'?)"
+    if let names = suggestion(for: spelling) {
+        return "unknown option '\(spelling)' (did you mean \(names.map { "'\($0)'" }.joined(separator: " or "))?)"
     }
     return "unknown option '\(spelling)'"
 }
 
-/// Levenshtein distance, for "did you mean".
+/// The long flags to suggest for an unknown `spelling`: first the flags it
+/// is a prefix of (`--rec` is `--record`; `--re` could be `--record` or
+/// `--replay`), else the nearest by edit distance, if it is near: at most
+/// one edit per four letters (at least one), a swap of two neighbours
+/// counting as one. So `--debunce` gets `--debounce`, and `--delay` (two
+/// edits in five letters) gets nothing rather than `--replay`. Only long
+/// names: '-x' is not a typo of '-h'.
+func suggestion(for spelling: String) -> [String]? {
+    guard spelling.hasPrefix("--"), spelling.count > 2 else { return nil }
+    let long = flagTable.map { flag in flag.names.filter { $0.hasPrefix("--") } }.filter { !$0.isEmpty }
+    // Per flag, the first of its names that completes the prefix.
+    let completions = long.compactMap { names in names.first { $0.hasPrefix(spelling) } }
+    if !completions.isEmpty { return completions }
+    let letters = spelling.utf8.count - 2
+    let best = long.joined().map { ($0, editDistance($0, spelling)) }.min { $0.1 < $1.1 }
+    guard let (name, distance) = best, distance <= max(1, letters / 4) else { return nil }
+    return [name]
+}
+
+/// Edit distance (optimal string alignment: insertions, deletions,
+/// substitutions and swaps of adjacent bytes), for "did you mean".
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.utf8), b = Array(b.utf8)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
+    // Rows i-2, i-1 and i of the table.
+    var beforePrevious = Array(0...b.count)
+    var previous = beforePrevious
     var current = previous
     for i in 1...a.count {
         current[0] = i
         for j in 1...b.count {
             let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
             current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }
@@ -175,7 +197,9 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         if config.replay {
             throw UsageError("'--record' is for live mode and cannot be used with --replay")
         }
-        config.recordPath = typed.valueBytes[.record]!
+        let path = typed.valueBytes[.record]!
+        if path.isEmpty { throw UsageError("--record: the file name is empty") }
+        config.recordPath = path
     }
     if let (_, value) = typed.value(.timeFormat) {
         config.timeFormat = try timeFormat(value!)
@@ -201,7 +225,9 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
 
     switch typed.positionals.count {
     case 0: break
-    case 1: config.inputPath = typed.positionals[0] == [UInt8(ascii: "-")] ? nil : typed.positionals[0]
+    case 1:
+        if typed.positionals[0].isEmpty { throw UsageError("the input file name is empty (use - for stdin)") }
+        config.inputPath = typed.positionals[0] == [UInt8(ascii: "-")] ? nil : typed.positionals[0]
     default:
         let quote = UInt8(ascii: "'")
         throw UsageError(bytes: Array("more than one input file (".utf8) + [quote] + typed.positionals[0]
@@ -210,9 +236,11 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     return config
 }
 
-/// Years whose instants fit Int64 nanoseconds since 1970 (with a margin).
-public let minimumYear = 1678
-public let maximumYear = 2261
+/// The years that hold instants pace can represent (Int64 nanoseconds since
+/// 1970: `representableTimes`). Only part of the first and the last is
+/// representable; a timestamp outside that part is out of range as any is.
+public let minimumYear = 1677
+public let maximumYear = 2262
 
 private func duration(_ text: String, for spelling: String) throws(UsageError) -> Nanoseconds {
     switch parseDuration(text) {
@@ -225,6 +253,7 @@ private func duration(_ text: String, for spelling: String) throws(UsageError) -
         case .empty: why = "it is empty"
         case .noNumber: why = "it is not a number with a unit"
         case .missingUnit: why = "a number needs a unit"
+        case let .unexpected(offset): why = unexpectedCharacter(in: text, at: offset)
         case .unknownUnit: why = "unknown unit"
         case .tooLarge: why = "it is too large"
         }
@@ -232,9 +261,37 @@ private func duration(_ text: String, for spelling: String) throws(UsageError) -
     }
 }
 
+/// Why a duration has a byte at `offset` that cannot be there: `1,5s`,
+/// `1_000ms` and `1..5s` have a unit, but something pace does not read
+/// before it.
+private func unexpectedCharacter(in text: String, at offset: Int) -> String {
+    let bytes = Array(text.utf8)
+    let before = String(decoding: bytes[..<offset], as: UTF8.self)
+    let character = String(decoding: bytes[offset...], as: UTF8.self).first.map(String.init) ?? ""
+    // A hint when the mistake is plain: a separator between digits, a
+    // blank between the number and a unit.
+    let afterDigit = offset > 0 && digit(bytes[offset - 1]) != nil
+    let next: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+    let why: String
+    switch character {
+    case "," where afterDigit && digit(next) != nil: why = " (the decimal point is '.')"
+    case "_" where afterDigit && digit(next) != nil, "'" where afterDigit && digit(next) != nil:
+        why = " (digits are written without separators)"
+    case " " where afterDigit && isASCIILetter(next): why = " (no space between the number and its unit)"
+    default: why = ""
+    }
+    return "unexpected '\(character)' after '\(before)'\(why)"
+}
+
+/// The largest field number pace takes.
+let maximumFieldNumber = 1_000_000
+
 private func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
-    guard let n = Int(text), n >= 1, n <= 1_000_000 else {
+    guard let n = Int(text), n >= 1 else {
         throw UsageError("invalid field number '\(text)' for '\(spelling)' (fields count from 1)")
+    }
+    guard n <= maximumFieldNumber else {
+        throw UsageError("invalid field number '\(text)' for '\(spelling)' (at most \(maximumFieldNumber))")
     }
     return n
 }
