@@ -141,9 +141,11 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
         try record?.write(line, at: now)
         // Empty lines are events in live mode (SPEC skips them only in
         // replay); --stats counts them as empty lines too.
-        if contentLength(line) == 0 { report.emptyLines += 1 }
+        // Fields do not see a byte-order mark starting the input.
+        let fields = number == 1 ? withoutByteOrderMark(line) : line
+        if contentLength(fields) == 0 { report.emptyLines += 1 }
         var key = UnsafeRawBufferPointer(start: nil, count: 0)
-        if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)]) }
+        if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: fields[fieldRange(fields, field: keyField)]) }
         try scheduler.send(line, key: key, at: now, number: number)
     }
 

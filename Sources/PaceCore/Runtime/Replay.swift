@@ -92,18 +92,22 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                 }
             }
             lineNumber += 1
-            if contentLength(line) == 0 {
+            // What fields and timestamps see: the line, but line 1 without a
+            // byte-order mark (which a `record` prefix takes along).
+            let fields = lineNumber == 1 ? withoutByteOrderMark(line) : line
+            if contentLength(fields) == 0 {
                 report.emptyLines += 1
                 if O.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: clock.now) }
                 continue reading
             }
-            switch timestamps.read(line) {
+            switch timestamps.read(fields) {
             case let .time(stamp, contentStart):
                 let t = clock.observe(stamp)
-                let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: line[contentStart...])
+                let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
                 var key = UnsafeRawBufferPointer(start: nil, count: 0)
                 if keyField > 0 {
-                    key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)])
+                    let keyed = contentStart == 0 ? fields : content
+                    key = UnsafeRawBufferPointer(rebasing: keyed[fieldRange(keyed, field: keyField)])
                 }
                 try scheduler.send(borrowing: content, key: key, at: t, number: lineNumber)
             case let .bad(why):
