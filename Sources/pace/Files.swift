@@ -56,11 +56,13 @@ struct OutputFile {
 /// descriptors in order. One that is the input, or another of them (same
 /// device and inode: a hard link or a symlink counts), is a usage error
 /// (SPEC): `pace --record app.log app.log` would empty the file it reads.
+/// Only regular files are compared: writing to the terminal pace reads, or
+/// `--record /dev/null` with /dev/null as input, destroys nothing.
 /// Each is opened without O_TRUNC and checked first; only when all pass are
 /// they truncated, so a refused command line leaves every file as it was.
 func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
     var info = stat()
-    let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(info) : nil
+    let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
     var fds: [Int32] = []
     var identities: [FileIdentity?] = []
     func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
@@ -71,7 +73,7 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         let fd = open(path: output.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
         if fd < 0 { return fail(pathError(output.path, errno)) }
         fds.append(fd)
-        let identity = fstat(fd, &info) == 0 ? FileIdentity(info) : nil
+        let identity = fstat(fd, &info) == 0 ? FileIdentity(regular: info) : nil
         let quoted = Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8)
         if let identity, identity == inputIdentity {
             return fail(UsageError(bytes: quoted + Array(" is the input file (pace would overwrite what it reads)".utf8)))
@@ -84,18 +86,20 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
     // O_TRUNC's work, now that no file is refused. Only a regular file has
     // anything to cut (ftruncate fails on a FIFO or a terminal, which
     // O_TRUNC leaves alone).
-    for (fd, output) in zip(fds, outputs) where fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+    for (fd, (output, identity)) in zip(fds, zip(outputs, identities)) where identity != nil {
         if ftruncate(fd, 0) != 0 { return fail(pathError(output.path, errno)) }
     }
     return .success(fds)
 }
 
-/// What makes two names the same file.
+/// What makes two names the same regular file.
 struct FileIdentity: Equatable {
     let device: UInt64
     let inode: UInt64
 
-    init(_ info: stat) {
+    /// Nil for anything but a regular file.
+    init?(regular info: stat) {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }

@@ -42,6 +42,13 @@ struct OutputFileTests {
         }
     }
 
+    @Test("only regular files are compared: --record /dev/null with /dev/null as input is fine")
+    func devices() throws {
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--record"), bytes("/dev/null")],
+                                    stdinFile: bytes("/dev/null"))
+        #expect(result == RawResult(stdout: [], stderr: [], status: 0))
+    }
+
     @Test("a record file that is not the input is still truncated")
     func truncated() throws {
         let scratch = try ScratchDirectory()
