@@ -26,6 +26,32 @@ func write(_ text: String, to fd: Int32) {
 
 func writeStderr(_ text: String) { write(text, to: 2) }
 
+/// Writes help or version text to stdout; a write error is an error here
+/// too (SPEC): `pace: stdout: <error>`, exit 1. A reader that went away
+/// (`pace --help | head -1`) is the quiet end it always is.
+func writeStdout(_ text: String) -> Int32 {
+    let failure: OutputError? = Array(text.utf8).withUnsafeBytes { bytes in
+        do throws(OutputError) {
+            try writeAll(fd: 1, bytes, target: "stdout")
+            return nil
+        } catch {
+            return error
+        }
+    }
+    switch failure {
+    case nil, .brokenPipe?:
+        return ExitCode.success
+    case let .failed(target, code)?:
+        writeStderr("pace: \(target): \(errorText(code))\n")
+        return ExitCode.failure
+    }
+}
+
+/// Writes bytes to stderr whole (a message that quotes a file name).
+func writeStderr(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { try? writeAll(fd: 2, $0, target: "stderr") }
+}
+
 func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 
 // MARK: - Signals
@@ -66,35 +92,40 @@ func currentUTCYear() -> Int {
     civilYear(unixSeconds: Int64(time(nil)))
 }
 
-/// Opens the input; a FILE that cannot be read is a usage error (SPEC).
-func openInput(_ path: String?) -> Result<Int32, UsageError> {
-    guard let path else { return .success(0) }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 { return .failure(UsageError("\(path): \(errorText(errno))")) }
-    var info = stat()
-    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-        close(fd)
-        return .failure(UsageError("\(path): \(errorText(EISDIR))"))
+// MARK: - Standard descriptors
+
+/// Makes sure fds 0, 1 and 2 are open, as careful Unix tools do: a program
+/// started with one of them closed would otherwise get it back from its next
+/// open(2), and the `--record` file would become stdout or stderr. A closed
+/// one gets /dev/null in the mode it cannot be used in (write-only for
+/// stdin, read-only for the others), so that using it still fails as a
+/// closed descriptor does: `pace: stdout: Bad file descriptor` (as
+/// `seq 3 >&-` says), while messages to a closed stderr go nowhere.
+func occupyStandardDescriptors() {
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
+        let null = open("/dev/null", (fd == 0 ? O_WRONLY : O_RDONLY) | O_NOCTTY)
+        if null >= 0 && null != fd {
+            dup2(null, fd)
+            close(null)
+        }
     }
-    return .success(fd)
 }
 
 func run() -> Int32 {
+    occupyStandardDescriptors()
     let command: Command
-    switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+    switch parseArguments(bytes: argumentBytes()) {
     case let .success(parsed): command = parsed
     case let .failure(error):
-        writeStderr(error.text)
+        writeStderr(error.bytes)
         return ExitCode.usage
     }
     let configuration: Configuration
     switch command {
     case .help:
-        write(helpText(), to: 1)
-        return ExitCode.success
+        return writeStdout(helpText())
     case .version:
-        write("pace \(paceVersion)\n", to: 1)
-        return ExitCode.success
+        return writeStdout("pace \(paceVersion)\n")
     case let .run(parsed):
         configuration = parsed
     }
@@ -103,18 +134,19 @@ func run() -> Int32 {
     switch openInput(configuration.inputPath) {
     case let .success(fd): inputFD = fd
     case let .failure(error):
-        writeStderr(error.text)
+        writeStderr(error.bytes)
         return ExitCode.usage
     }
-    var recordFD: Int32?
-    if let path = configuration.recordPath {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        if fd < 0 {
-            writeStderr(UsageError("\(path): \(errorText(errno))").text)
-            return ExitCode.usage
-        }
-        recordFD = fd
+    var outputs: [OutputFile] = []
+    if let path = configuration.recordPath { outputs.append(OutputFile(flag: "--record", path: path)) }
+    let outputFDs: [Int32]
+    switch openOutputs(outputs, input: inputFD) {
+    case let .success(fds): outputFDs = fds
+    case let .failure(error):
+        writeStderr(error.bytes)
+        return ExitCode.usage
     }
+    let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
 
     installSignalHandlers()
     var input = LineReader(fd: inputFD)
@@ -141,15 +173,23 @@ func run() -> Int32 {
     case let .signal(number):
         status = number == SIGINT ? ExitCode.interrupted : ExitCode.terminated
     case let .inputFailed(code):
-        writeStderr("pace: \(configuration.inputPath ?? "stdin"): \(errorText(code))\n")
+        writeStderr(Array("pace: ".utf8) + (configuration.inputPath ?? Array("stdin".utf8))
+                    + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     case let .outputFailed(target, code):
-        writeStderr("pace: \(target): \(errorText(code))\n")
+        writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     }
     if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
     return status
+}
+
+/// The file an output error names: the runtime names its targets as text,
+/// so the record file's own bytes are put back here.
+func targetName(_ target: String, _ configuration: Configuration) -> [UInt8] {
+    if let path = configuration.recordPath, target == String(decoding: path, as: UTF8.self) { return path }
+    return Array(target.utf8)
 }
 
 /// `--marbles`' width: `COLUMNS` if it is a sensible number, else 80.

@@ -40,10 +40,10 @@ struct RobustnessEndToEndTests {
     }
 
     @Test("extreme timestamps are bad timestamps with a reason, never a trap", arguments: [
-        ("1234567890123456789012345 x", "unix", "timestamp out of range (pace handles years 1678 to 2261)"),
-        ("9223372037 x", "unix", "timestamp out of range (pace handles years 1678 to 2261)"),
-        ("9999999999999999999999ms x", "offset", "timestamp out of range (pace handles years 1678 to 2261)"),
-        ("99999999999999999 x", "unix-ms", "timestamp out of range (pace handles years 1678 to 2261)"),
+        ("1234567890123456789012345 x", "unix", "timestamp out of range (pace handles 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)"),
+        ("9223372037 x", "unix", "timestamp out of range (pace handles 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)"),
+        ("9999999999999999999999ms x", "offset", "timestamp out of range (pace handles 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)"),
+        ("99999999999999999 x", "unix-ms", "timestamp out of range (pace handles 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)"),
         ("1h1 x", "offset", "timestamp does not match --time-format offset"),
     ])
     func extremeStamps(line: String, format: String, why: String) throws {
@@ -87,8 +87,16 @@ struct RobustnessEndToEndTests {
     ])
     func yearsOutOfRange(line: String) throws {
         let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "iso8601"], stdin: line + "\n")
-        #expect(result == PaceResult(stdout: [], stderr: "pace: line 1: timestamp out of range (pace handles years 1678 to 2261)\n",
+        #expect(result == PaceResult(stdout: [], stderr: "pace: line 1: timestamp out of range (pace handles 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)\n",
                                      status: 1))
+    }
+
+    @Test("the first and last representable instants are taken, as the message says", arguments: [
+        "1677-09-21T00:12:43.145224192Z x", "2262-04-11T23:47:16.854775807Z x",
+    ])
+    func edgesOfRange(line: String) throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "iso8601"], stdin: line + "\n")
+        #expect(result == PaceResult(stdout: Array((line + "\n").utf8), stderr: "", status: 0))
     }
 
     @Test("a signal ends input as end of input does: an unfinished last line is still a line", arguments: [

@@ -17,6 +17,13 @@ struct UsageEndToEndTests {
         (["--debounce", "1s", "--replay", "--time-format", "%Y %Q"], "unknown directive '%Q' in --time-format '%Y %Q'"),
         (["--debounce", "1s", "one", "two"], "more than one input file ('one' and 'two'); pace reads one"),
         (["--debounce", "1s", "--debounce", "1s"], "option '--debounce' given more than once"),
+        (["--throttle", "1s", "--record", ""], "--record: the file name is empty"),
+        (["--throttle", "1s", "--key-field", "1000001"], "invalid field number '1000001' for '--key-field' (at most 1000000)"),
+        (["--debounce", "1s", "--replay", "--year", "2263"], "invalid year '2263' for '--year' (pace handles years 1677 to 2262)"),
+        (["--on-bad", "x"], "unknown option '--on-bad' (did you mean '--on-bad-time'?)"),
+        (["--key", "2"], "unknown option '--key' (did you mean '--key-field'?)"),
+        (["--rec", "x"], "unknown option '--rec' (did you mean '--record'?)"),
+        (["--delay", "1s"], "unknown option '--delay'"),
     ] as [([String], String)])
     func usageError(arguments: [String], message: String) throws {
         let result = try Pace.run(arguments, stdin: "0ms a\n")
@@ -26,6 +33,9 @@ struct UsageEndToEndTests {
     @Test("a duration error's hint shows the forms", arguments: [
         (["--debounce", "300"], "invalid duration '300' for '--debounce': a number needs a unit"),
         (["--throttle", "0ms"], "'--throttle' must be greater than zero (got '0ms')"),
+        (["--debounce", "1..5s"], "invalid duration '1..5s' for '--debounce': unexpected '.' after '1.'"),
+        (["--debounce", "1,5s"], "invalid duration '1,5s' for '--debounce': unexpected ',' after '1' (the decimal point is '.')"),
+        (["--debounce", "1_000ms"], "invalid duration '1_000ms' for '--debounce': unexpected '_' after '1' (digits are written without separators)"),
     ] as [([String], String)])
     func durationHint(arguments: [String], message: String) throws {
         let result = try Pace.run(arguments)
@@ -44,5 +54,14 @@ struct UsageEndToEndTests {
         #expect(help.stdoutText.hasPrefix("OVERVIEW: Rate-limit a stream of lines"))
         #expect(help.stdoutText.contains("\nUSAGE: pace <policy> [<options>] [<file>]\n"))
         #expect(try Pace.run(["--version"]) == PaceResult(stdout: Array("pace 0.1.0\n".utf8), stderr: "", status: 0))
+    }
+
+    @Test("a write error on stdout for --help or --version: pace: stdout: <error>, exit 1",
+          arguments: ["--help", "--version"])
+    func helpWriteError(flag: String) throws {
+        let full = try Pace.spawn([Array(flag.utf8)], stdout: Array("/dev/full".utf8))
+        #expect(full == RawResult(stdout: [], stderr: Array("pace: stdout: No space left on device\n".utf8), status: 1))
+        let closed = try Pace.spawn([Array(flag.utf8)], closed: [1])
+        #expect(closed == RawResult(stdout: [], stderr: Array("pace: stdout: Bad file descriptor\n".utf8), status: 1))
     }
 }

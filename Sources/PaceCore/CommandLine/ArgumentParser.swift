@@ -11,8 +11,15 @@ private let durationHint = """
 
 /// Parses `arguments` (without the program name).
 public func parseArguments(_ arguments: [String]) -> Result<Command, UsageError> {
+    parseArguments(bytes: arguments.map { Array($0.utf8) })
+}
+
+/// Parses `arguments`, each the bytes of one `argv` string (without the
+/// program name). Flags and their values are read as text; file names stay
+/// the bytes they were, for open(2) and for messages.
+public func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageError> {
     // --help and --version win over everything else, as in most Unix tools.
-    for argument in arguments {
+    for argument in arguments.lazy.map({ String(decoding: $0, as: UTF8.self) }) {
         if argument == "--" { break }
         if argument == "-h" || argument == "--help" { return .success(.help) }
         if argument == "--version" { return .success(.version) }
@@ -30,7 +37,10 @@ public func parseArguments(_ arguments: [String]) -> Result<Command, UsageError>
 struct TypedArguments {
     /// Each flag given, with its value and the spelling used, in order.
     var flags: [(flag: Flag, spelling: String, value: String?)] = []
-    var positionals: [String] = []
+    /// Each value's bytes as given (the text above may have replaced
+    /// invalid UTF-8), for the values that are file names.
+    var valueBytes: [FlagID: [UInt8]] = [:]
+    var positionals: [[UInt8]] = []
 
     func value(_ id: FlagID) -> (spelling: String, value: String?)? {
         flags.first { $0.flag.id == id }.map { ($0.spelling, $0.value) }
@@ -39,15 +49,15 @@ struct TypedArguments {
     func has(_ id: FlagID) -> Bool { flags.contains { $0.flag.id == id } }
 }
 
-func readTyped(_ arguments: [String]) throws(UsageError) -> TypedArguments {
+func readTyped(_ arguments: [[UInt8]]) throws(UsageError) -> TypedArguments {
     var typed = TypedArguments()
     var i = 0
     var optionsEnded = false
     while i < arguments.count {
-        let argument = arguments[i]
+        let argument = String(decoding: arguments[i], as: UTF8.self)
         i += 1
         if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-            typed.positionals.append(argument)
+            typed.positionals.append(arguments[i - 1])
             continue
         }
         if argument == "--" {
@@ -71,8 +81,13 @@ func readTyped(_ arguments: [String]) throws(UsageError) -> TypedArguments {
         if flag.value != nil {
             if let inline {
                 value = inline
-            } else if i < arguments.count, !arguments[i].hasPrefix("--") {
-                value = arguments[i]
+                // The bytes after the first `=` (a byte no UTF-8 sequence
+                // contains, so the text's `=` is the same one).
+                let raw = arguments[i - 1]
+                typed.valueBytes[flag.id] = Array(raw[(raw.firstIndex(of: UInt8(ascii: "="))! + 1)...])
+            } else if i < arguments.count, !arguments[i].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+                value = String(decoding: arguments[i], as: UTF8.self)
+                typed.valueBytes[flag.id] = arguments[i]
                 i += 1
             } else {
                 throw UsageError("missing value for '\(flag.synopsis)'")
@@ -86,29 +101,51 @@ func readTyped(_ arguments: [String]) throws(UsageError) -> TypedArguments {
 }
 
 private func unknownOptionMessage(_ spelling: String) -> String {
-    // Only long names are suggested: '-x' is not a typo of '-h'.
-    let all = flagTable.flatMap(\.names).filter { $0.hasPrefix("--") }
-    let best = all.map { ($0, editDistance($0, spelling)) }.min { $0.1 < $1.1 }
-    if let (name, distance) = best, distance <= max(2, spelling.count / 3) {
-        return "unknown option '\(spelling)' (did you mean '\(name)'?)"
+    if let names = suggestion(for: spelling) {
+        return "unknown option '\(spelling)' (did you mean \(names.map { "'\($0)'" }.joined(separator: " or "))?)"
     }
     return "unknown option '\(spelling)'"
 }
 
-/// Levenshtein distance, for "did you mean".
+/// The long flags to suggest for an unknown `spelling`: first the flags it
+/// is a prefix of (`--rec` is `--record`; `--re` could be `--record` or
+/// `--replay`), else the nearest by edit distance, if it is near: at most
+/// one edit per four letters (at least one), a swap of two neighbours
+/// counting as one. So `--debunce` gets `--debounce`, and `--delay` (two
+/// edits in five letters) gets nothing rather than `--replay`. Only long
+/// names: '-x' is not a typo of '-h'.
+func suggestion(for spelling: String) -> [String]? {
+    guard spelling.hasPrefix("--"), spelling.count > 2 else { return nil }
+    let long = flagTable.map { flag in flag.names.filter { $0.hasPrefix("--") } }.filter { !$0.isEmpty }
+    // Per flag, the first of its names that completes the prefix.
+    let completions = long.compactMap { names in names.first { $0.hasPrefix(spelling) } }
+    if !completions.isEmpty { return completions }
+    let letters = spelling.utf8.count - 2
+    let best = long.joined().map { ($0, editDistance($0, spelling)) }.min { $0.1 < $1.1 }
+    guard let (name, distance) = best, distance <= max(1, letters / 4) else { return nil }
+    return [name]
+}
+
+/// Edit distance (optimal string alignment: insertions, deletions,
+/// substitutions and swaps of adjacent bytes), for "did you mean".
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.utf8), b = Array(b.utf8)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
+    // Rows i-2, i-1 and i of the table.
+    var beforePrevious = Array(0...b.count)
+    var previous = beforePrevious
     var current = previous
     for i in 1...a.count {
         current[0] = i
         for j in 1...b.count {
             let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
             current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }
@@ -160,7 +197,9 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         if config.replay {
             throw UsageError("'--record' is for live mode and cannot be used with --replay")
         }
-        config.recordPath = value!
+        let path = typed.valueBytes[.record]!
+        if path.isEmpty { throw UsageError("--record: the file name is empty") }
+        config.recordPath = path
     }
     if let (_, value) = typed.value(.timeFormat) {
         config.timeFormat = try timeFormat(value!)
@@ -186,16 +225,22 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
 
     switch typed.positionals.count {
     case 0: break
-    case 1: config.inputPath = typed.positionals[0] == "-" ? nil : typed.positionals[0]
+    case 1:
+        if typed.positionals[0].isEmpty { throw UsageError("the input file name is empty (use - for stdin)") }
+        config.inputPath = typed.positionals[0] == [UInt8(ascii: "-")] ? nil : typed.positionals[0]
     default:
-        throw UsageError("more than one input file ('\(typed.positionals[0])' and '\(typed.positionals[1])'); pace reads one")
+        let quote = UInt8(ascii: "'")
+        throw UsageError(bytes: Array("more than one input file (".utf8) + [quote] + typed.positionals[0]
+                             + Array("' and '".utf8) + typed.positionals[1] + Array("'); pace reads one".utf8))
     }
     return config
 }
 
-/// Years whose instants fit Int64 nanoseconds since 1970 (with a margin).
-public let minimumYear = 1678
-public let maximumYear = 2261
+/// The years that hold instants pace can represent (Int64 nanoseconds since
+/// 1970: `representableTimes`). Only part of the first and the last is
+/// representable; a timestamp outside that part is out of range as any is.
+public let minimumYear = 1677
+public let maximumYear = 2262
 
 private func duration(_ text: String, for spelling: String) throws(UsageError) -> Nanoseconds {
     switch parseDuration(text) {
@@ -208,6 +253,7 @@ private func duration(_ text: String, for spelling: String) throws(UsageError) -
         case .empty: why = "it is empty"
         case .noNumber: why = "it is not a number with a unit"
         case .missingUnit: why = "a number needs a unit"
+        case let .unexpected(offset): why = unexpectedCharacter(in: text, at: offset)
         case .unknownUnit: why = "unknown unit"
         case .tooLarge: why = "it is too large"
         }
@@ -215,9 +261,37 @@ private func duration(_ text: String, for spelling: String) throws(UsageError) -
     }
 }
 
+/// Why a duration has a byte at `offset` that cannot be there: `1,5s`,
+/// `1_000ms` and `1..5s` have a unit, but something pace does not read
+/// before it.
+private func unexpectedCharacter(in text: String, at offset: Int) -> String {
+    let bytes = Array(text.utf8)
+    let before = String(decoding: bytes[..<offset], as: UTF8.self)
+    let character = String(decoding: bytes[offset...], as: UTF8.self).first.map(String.init) ?? ""
+    // A hint when the mistake is plain: a separator between digits, a
+    // blank between the number and a unit.
+    let afterDigit = offset > 0 && digit(bytes[offset - 1]) != nil
+    let next: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+    let why: String
+    switch character {
+    case "," where afterDigit && digit(next) != nil: why = " (the decimal point is '.')"
+    case "_" where afterDigit && digit(next) != nil, "'" where afterDigit && digit(next) != nil:
+        why = " (digits are written without separators)"
+    case " " where afterDigit && isASCIILetter(next): why = " (no space between the number and its unit)"
+    default: why = ""
+    }
+    return "unexpected '\(character)' after '\(before)'\(why)"
+}
+
+/// The largest field number pace takes.
+let maximumFieldNumber = 1_000_000
+
 private func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
-    guard let n = Int(text), n >= 1, n <= 1_000_000 else {
+    guard let n = Int(text), n >= 1 else {
         throw UsageError("invalid field number '\(text)' for '\(spelling)' (fields count from 1)")
+    }
+    guard n <= maximumFieldNumber else {
+        throw UsageError("invalid field number '\(text)' for '\(spelling)' (at most \(maximumFieldNumber))")
     }
     return n
 }

@@ -21,15 +21,17 @@ public struct Configuration: Equatable, Sendable {
     public var timeField: Int
     public var onBadTime: BadTimeAction
     public var emitTime: Bool
-    /// `--record FILE` (live only).
-    public var recordPath: String?
+    /// `--record FILE` (live only), as the bytes of its argument: a file
+    /// name need not be UTF-8, and goes to open(2) as it was given.
+    public var recordPath: [UInt8]?
     public var stats: Bool
     /// `--trace`: each input line's fate on stderr.
     public var trace: Bool
     /// `--marbles` (replay only): the run as marble diagrams on stderr.
     public var marbles: Bool
-    /// The input FILE, or nil for stdin (`-` is also stdin).
-    public var inputPath: String?
+    /// The input FILE, as the bytes of its argument, or nil for stdin (`-`
+    /// is also stdin).
+    public var inputPath: [UInt8]?
 
     public init(policy: PolicyKind, window: Nanoseconds) {
         self.policy = policy
@@ -58,19 +60,30 @@ public enum Command: Equatable, Sendable {
 }
 
 /// A usage error: `pace: <message>`, then the hint, on stderr; exit 2.
+/// The message is bytes, since it may quote a file name that is not UTF-8.
 public struct UsageError: Error, Equatable, Sendable {
-    public var message: String
+    public var messageBytes: [UInt8]
     public var hint: String
 
     public init(_ message: String, hint: String = UsageError.defaultHint) {
-        self.message = message
+        self.init(bytes: Array(message.utf8), hint: hint)
+    }
+
+    public init(bytes: [UInt8], hint: String = UsageError.defaultHint) {
+        messageBytes = bytes
         self.hint = hint
     }
 
     public static let defaultHint = "Usage: \(usageLine)\nSee 'pace --help' for more information."
 
-    /// The whole stderr text.
-    public var text: String { "pace: \(message)\n\(hint)\n" }
+    /// The message as text (invalid UTF-8 shown as U+FFFD), for tests.
+    public var message: String { String(decoding: messageBytes, as: UTF8.self) }
+
+    /// The whole stderr text, as written.
+    public var bytes: [UInt8] { Array("pace: ".utf8) + messageBytes + Array("\n\(hint)\n".utf8) }
+
+    /// The same, as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 public let usageLine = "pace <policy> [<options>] [<file>]"

@@ -18,9 +18,9 @@ import Glibc
 public protocol RunMode {
     /// Whether an empty line is an event (live) or skipped (replay).
     static var emptyLinesAreEvents: Bool { get }
-    /// The time of the line just read, and the line as the policy, keys and
-    /// output see it (replay's `record` format removes its prefix).
-    mutating func stamp(_ line: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp
+    /// The time of the line just read. `fields` is the line as fields and
+    /// timestamps see it (line 1 without a byte-order mark).
+    mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp
     /// The mode's current time: a pass-through line's emission time, and the
     /// time of the end of input (live).
     var now: Instant { get }
@@ -41,8 +41,10 @@ public protocol RunMode {
 
 /// The time of a line, as its mode sees it.
 public enum LineStamp {
-    /// An event at this time; `content` is the line as the policy sees it.
-    case event(Instant, content: UnsafeRawBufferPointer)
+    /// An event at this time. The line's own bytes start at `contentStart`
+    /// of its fields (replay's `record` format removes its prefix), or are
+    /// the whole line, as read, when it is 0.
+    case event(Instant, contentStart: Int)
     /// Its timestamp did not parse (replay).
     case bad(BadTime)
 }
@@ -111,17 +113,24 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
             }
 
             lineNumber += 1
-            if contentLength(line) == 0 {
+            // What fields and timestamps see: the line, but line 1 without a
+            // byte-order mark (which a `record` prefix takes along).
+            let fields = lineNumber == 1 ? withoutByteOrderMark(line) : line
+            if contentLength(fields) == 0 {
                 report.emptyLines += 1
                 if !Mode.emptyLinesAreEvents {
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
                     continue reading
                 }
             }
-            switch try mode.stamp(line) {
-            case let .event(t, content):
+            switch try mode.stamp(line, fields: fields) {
+            case let .event(t, contentStart):
+                let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
                 var key = UnsafeRawBufferPointer(start: nil, count: 0)
-                if Keys.isKeyed { key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)]) }
+                if Keys.isKeyed {
+                    let keyed = contentStart == 0 ? fields : content
+                    key = UnsafeRawBufferPointer(rebasing: keyed[fieldRange(keyed, field: keyField)])
+                }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):
                 report.badTime += 1

@@ -77,7 +77,9 @@ public struct RunInsight: SchedulerObserver {
             say(event, what + secondsString(time))
         }
         if keyCounts != nil || marbles != nil {
-            let key = keyField > 0 ? UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)])
+            // The key as the runtime took it (line 1's byte-order mark aside).
+            let fields = event == 1 ? withoutByteOrderMark(line) : line
+            let key = keyField > 0 ? UnsafeRawBufferPointer(rebasing: fields[fieldRange(fields, field: keyField)])
                                    : UnsafeRawBufferPointer(start: nil, count: 0)
             if keyCounts != nil { keyCounts![Array(key)]?.emitted += 1 }
             marbles?.emitted(event, key: key, at: time)

@@ -97,15 +97,15 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     private var idle = IdleList()
     /// Slots no key owns, to be reused.
     private var freeSlots: [Int32] = []
-    /// Hashes of every key seen, for `--stats`' distinct-key count; only kept
-    /// when asked for, since it grows with the number of keys ever seen.
-    private var seenKeys: Set<UInt64>?
+    /// Every key seen, for `--stats`' distinct-key count; only kept when
+    /// asked for, since it grows with the number of keys ever seen.
+    private var seenKeys: DistinctKeys?
 
     public init(initialState: State, countDistinctKeys: Bool) {
         self.initialState = initialState
         allocated = 16
         states = .allocate(capacity: allocated)
-        if countDistinctKeys { seenKeys = [] }
+        if countDistinctKeys { seenKeys = DistinctKeys() }
     }
 
     deinit {
@@ -137,7 +137,7 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
         }
         keys.insert(key, hash: hash, slot: slot)
         Self.activate(&counters)
-        if seenKeys != nil, seenKeys!.insert(hash).inserted { counters.distinctKeys += 1 }
+        if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
         return slot
     }
 

@@ -89,7 +89,7 @@ struct KeyTable {
 }
 
 @inline(__always)
-private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
     var i = 0
     while i + 8 <= n {
         if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
@@ -104,35 +104,44 @@ private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int)
     return true
 }
 
-/// A fast 64-bit hash of a byte string (8 bytes per step, multiply-mix).
-/// Not cryptographic: keys come from the user's own input stream.
+/// A fast 64-bit hash of a byte string. Not cryptographic: keys come from
+/// the user's own input stream. Each step is a folded multiply (the high and
+/// low halves of a full 128-bit product, xored), so a bit of its operands
+/// reaches every bit of the result: the 8-byte words go in one by one, then
+/// the last 0 to 7 bytes and, in the other operand of the same multiply, the
+/// length, and a last fold spreads that over all 64 bits. (The length must
+/// not share bits with the bytes: xored into the tail word, `2` and `12`
+/// hashed alike.)
 @inline(__always)
 func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-    var h: UInt64 = 0x2545_F491_4F6C_DD1D ^ UInt64(bytes.count)
-    guard let base = bytes.baseAddress else { return h &* k }
     let n = bytes.count
-    var i = 0
-    while i + 8 <= n {
-        h = (h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
-        h ^= h >> 29
-        i += 8
-    }
-    // The last 0 to 7 bytes in at most two loads, as wyhash does: 4 to 7
-    // bytes are two overlapping 4-byte words, 1 to 3 bytes are the first,
-    // middle and last byte (together they cover every byte; the length,
-    // mixed in above, tells the overlaps apart).
-    let r = n - i
+    var h: UInt64 = 0x2545_F491_4F6C_DD1D
     var tail: UInt64 = 0
-    if r >= 4 {
-        tail = UInt64(base.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-            | UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
-    } else if r > 0 {
-        tail = UInt64(base.load(fromByteOffset: i, as: UInt8.self))
-            | UInt64(base.load(fromByteOffset: i + r / 2, as: UInt8.self)) << 8
-            | UInt64(base.load(fromByteOffset: n - 1, as: UInt8.self)) << 16
+    if let base = bytes.baseAddress {
+        var i = 0
+        while i + 8 <= n {
+            h = foldedMultiply(h ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self), 0x9E37_79B9_7F4A_7C15)
+            i += 8
+        }
+        // The last 0 to 7 bytes in at most two loads: 4 to 7 bytes are two
+        // overlapping 4-byte words, 1 to 3 bytes the first, middle and last
+        // byte. Given the length, the word tells the bytes apart.
+        let r = n - i
+        if r >= 4 {
+            tail = UInt64(base.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+                | UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)) << 32
+        } else if r > 0 {
+            tail = UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+                | UInt64(base.load(fromByteOffset: i + r / 2, as: UInt8.self)) << 8
+                | UInt64(base.load(fromByteOffset: n - 1, as: UInt8.self)) << 16
+        }
     }
-    h = (h ^ tail) &* k
-    h ^= h >> 32
-    return h &* k ^ (h >> 29)
+    h = foldedMultiply(h ^ tail ^ 0xA076_1D64_78BD_642F, UInt64(truncatingIfNeeded: n) ^ 0xE703_7ED1_A0B4_28DB)
+    return foldedMultiply(h, 0x8EBC_6AF0_9C88_C6E3)
+}
+
+@inline(__always)
+private func foldedMultiply(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let product = a.multipliedFullWidth(by: b)
+    return product.high ^ product.low
 }

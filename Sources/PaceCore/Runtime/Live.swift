@@ -92,9 +92,9 @@ struct LiveMode<Clock: LiveClock>: RunMode {
     /// Every line of a read arrived together: the batch shares the instant
     /// taken right after the read.
     @inline(__always)
-    mutating func stamp(_ line: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp {
+    mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp {
         try record?.write(line, at: now)
-        return .event(now, content: line)
+        return .event(now, contentStart: 0)
     }
 
     mutating func wait(until deadline: Instant?) -> LiveWake {
@@ -157,7 +157,8 @@ public func runLive<Clock: LiveClock, Output: LineSink>(_ configuration: Configu
                                                         recordFD: Int32?, traceFD: Int32 = 2,
                                                         pendingSignal: () -> Int32) -> RunReport {
     let record = recordFD.map {
-        let target = configuration.recordPath ?? "record"
+        // Named as text (main puts the file name's own bytes back).
+        let target = configuration.recordPath.map { String(decoding: $0, as: UTF8.self) } ?? "record"
         return RecordWriter(FileSink(fd: $0, target: target, emitTime: true, flushEachLine: false), target: target)
     }
     var mode = LiveMode(clock: clock, record: record)

@@ -16,11 +16,10 @@ struct ReplayMode: RunMode {
     }
 
     @inline(__always)
-    mutating func stamp(_ line: UnsafeRawBufferPointer) -> LineStamp {
-        switch timestamps.read(line) {
+    mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) -> LineStamp {
+        switch timestamps.read(fields) {
         case let .time(stamp, contentStart):
-            let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: line[contentStart...])
-            return .event(clock.observe(stamp), content: content)
+            return .event(clock.observe(stamp), contentStart: contentStart)
         case let .bad(why):
             return .bad(why)
         }

@@ -22,9 +22,13 @@ public enum DurationUnit: CaseIterable, Sendable {
 public enum DurationError: Error, Equatable, Sendable {
     case empty
     case noNumber
+    /// The number ends the text: no unit at all (`300`).
     case missingUnit
     case unknownUnit
     case tooLarge
+    /// The byte at this offset cannot follow what comes before it: `1..5s`,
+    /// `1,5s`, `1_000ms`, `3 s` (at 2, 1, 1 and 1).
+    case unexpected(offset: Int)
 }
 
 /// A number with a unit at the start of `text`: its value in nanoseconds and
@@ -99,10 +103,13 @@ public func parseDuration(_ text: String) -> Result<Int64, DurationError> {
         let raw = UnsafeRawBufferPointer(utf8)
         let (result, end) = scanDuration(raw)
         switch result {
+        case .failure(.missingUnit) where end < raw.count:
+            // Something follows the number, but not a unit.
+            return .failure(.unexpected(offset: end))
         case .failure: return result
         case .success:
             if end != raw.count {
-                return .failure(end < raw.count && isASCIILetter(raw[end]) ? .unknownUnit : .noNumber)
+                return .failure(isASCIILetter(raw[end]) ? .unknownUnit : .unexpected(offset: end))
             }
             return result
         }

@@ -38,7 +38,7 @@ public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
     case noMatchDetected(format: String)
     /// It fits, but names an impossible date or time (month 13, Feb 30, 24:00).
     case impossible(format: String)
-    /// It fits, but lies outside what pace can represent (about 1678 to 2262).
+    /// It fits, but lies outside what pace can represent (`representableTimes`).
     case outOfRange
     /// The `record` prefix lacks its TAB.
     case recordWithoutTab
@@ -52,7 +52,7 @@ public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
         case let .noMatchDetected(format):
             return "timestamp does not match \(format), the format --time-format auto found on the first timestamped line"
         case let .impossible(format): return "impossible date or time for --time-format \(format)"
-        case .outOfRange: return "timestamp out of range (pace handles years 1678 to 2261)"
+        case .outOfRange: return "timestamp out of range (pace handles \(representableTimes))"
         case .recordWithoutTab: return "not a --record line (expected seconds and a TAB)"
         }
     }
@@ -74,3 +74,8 @@ struct YearContext: Equatable {
     var defaultYear: Int
     var latest: Instant?
 }
+
+/// The first and last instant pace can represent, Int64 nanoseconds since
+/// 1970 (Int64.min and Int64.max), for messages: the bounds are exact, as
+/// the parsers accept exactly these.
+public let representableTimes = "1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z"

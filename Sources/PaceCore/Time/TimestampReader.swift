@@ -201,6 +201,14 @@ func contentLength(_ line: UnsafeRawBufferPointer) -> Int {
     return n > 0 && line[n - 1] == 0x0D ? n - 1 : n
 }
 
+/// The first line without the UTF-8 byte-order mark it may start with: SPEC
+/// ignores one at the very start of the input for fields and timestamps
+/// (the line is still written out as read). Called for line 1 only.
+func withoutByteOrderMark(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    guard line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF else { return line }
+    return UnsafeRawBufferPointer(rebasing: line[3...])
+}
+
 /// Where field `field` (1-based) starts, fields being separated by runs of
 /// spaces and tabs, leading blanks ignored (as awk does); nil when the line
 /// has fewer fields.

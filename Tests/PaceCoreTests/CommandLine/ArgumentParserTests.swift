@@ -28,7 +28,7 @@ struct ArgumentParserTests {
         (["--debounce", "1s", "--frobnicate"], "unknown option '--frobnicate'"),
         (["-x"], "unknown option '-x'"),
         (["--debounce", "300"], "invalid duration '300' for '--debounce': a number needs a unit"),
-        (["--debounce", "3 s"], "invalid duration '3 s' for '--debounce': a number needs a unit"),
+        (["--debounce", "3 s"], "invalid duration '3 s' for '--debounce': unexpected ' ' after '3' (no space between the number and its unit)"),
         (["--debounce", "3sec"], "invalid duration '3sec' for '--debounce': unknown unit"),
         (["--debounce", "3x"], "invalid duration '3x' for '--debounce': unknown unit"),
         (["--debounce", "ms"], "invalid duration 'ms' for '--debounce': it is not a number with a unit"),
@@ -57,12 +57,45 @@ struct ArgumentParserTests {
         (["--debounce", "1s", "--replay", "--on-bad-time", "ignore"], "invalid value 'ignore' for '--on-bad-time' (choose error, skip or pass)"),
         (["--debounce", "1s", "--replay", "--time-format", "unixms"], "unknown time format 'unixms' (did you mean 'unix-ms'?)"),
         (["--debounce", "1s", "--replay", "--time-format", "epoch"], "unknown time format 'epoch'"),
-        (["--debounce", "1s", "--replay", "--year", "1500"], "invalid year '1500' for '--year' (pace handles years 1678 to 2261)"),
+        (["--debounce", "1s", "--replay", "--year", "1500"], "invalid year '1500' for '--year' (pace handles years 1677 to 2262)"),
+        (["--debounce", "1s", "--replay", "--year", "1676"], "invalid year '1676' for '--year' (pace handles years 1677 to 2262)"),
+        (["--debounce", "1s", "--replay", "--year", "2263"], "invalid year '2263' for '--year' (pace handles years 1677 to 2262)"),
         (["--debounce", "1s", "--replay", "--time-format", "record", "--time-field", "2"],
          "'--time-field' does not apply to --time-format record (its time is the line's prefix)"),
     ] as [([String], String)])
     func usageErrors(arguments: [String], expected: String) {
         #expect(message(arguments) == expected)
+    }
+
+    // Issue 15: messages that named the wrong problem, or none.
+    @Test("messages say what is wrong", arguments: [
+        (["--throttle", "1s", "--record", ""], "--record: the file name is empty"),
+        (["--throttle", "1s", "--record="], "--record: the file name is empty"),
+        (["--throttle", "1s", ""], "the input file name is empty (use - for stdin)"),
+        (["--throttle", "1s", "--key-field", "1000001"], "invalid field number '1000001' for '--key-field' (at most 1000000)"),
+        (["--throttle", "1s", "--replay", "--time-field", "1000001"], "invalid field number '1000001' for '--time-field' (at most 1000000)"),
+        (["--debounce", "1..5s"], "invalid duration '1..5s' for '--debounce': unexpected '.' after '1.'"),
+        (["--debounce", "1,5s"], "invalid duration '1,5s' for '--debounce': unexpected ',' after '1' (the decimal point is '.')"),
+        (["--debounce", "1_000ms"], "invalid duration '1_000ms' for '--debounce': unexpected '_' after '1' (digits are written without separators)"),
+        (["--debounce", "1s,"], "invalid duration '1s,' for '--debounce': unexpected ',' after '1s'"),
+        (["--on-bad", "x"], "unknown option '--on-bad' (did you mean '--on-bad-time'?)"),
+        (["--key", "2"], "unknown option '--key' (did you mean '--key-field'?)"),
+        (["--key=2"], "unknown option '--key' (did you mean '--key-field'?)"),
+        (["--rec", "x"], "unknown option '--rec' (did you mean '--record'?)"),
+        (["--re"], "unknown option '--re' (did you mean '--replay' or '--record'?)"),
+        (["--throttle-"], "unknown option '--throttle-' (did you mean '--throttle-first' or '--throttle-last'?)"),
+        (["--delay", "1s"], "unknown option '--delay'"),
+        (["--recrod", "x"], "unknown option '--recrod' (did you mean '--record'?)"),
+        (["--stat"], "unknown option '--stat' (did you mean '--stats'?)"),
+        (["--"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+    ] as [([String], String)])
+    func clearMessages(arguments: [String], expected: String) {
+        #expect(message(arguments) == expected)
+    }
+
+    @Test("the years at the edges of pace's range are taken", arguments: [1677, 2262])
+    func edgeYears(year: Int) throws {
+        #expect(try configuration(["--debounce", "1s", "--replay", "--year", String(year)]).year == year)
     }
 
     @Test("usage errors carry the usage hint; duration errors show the forms")
@@ -101,11 +134,23 @@ struct ArgumentParserTests {
         #expect(all.year == 2024)
         #expect(all.timeField == 2)
         #expect(all.onBadTime == .pass)
-        #expect(all.inputPath == "-file")
+        #expect(all.inputPath == Array("-file".utf8))
 
         #expect(try configuration(["--throttle", "1s", "-"]).inputPath == nil)
-        #expect(try configuration(["--throttle", "1s", "--record", "out.rec"]).recordPath == "out.rec")
+        #expect(try configuration(["--throttle", "1s", "--record", "out.rec"]).recordPath == Array("out.rec".utf8))
         #expect(try configuration(["--debounce", "1s", "--max-wait", "1s"]).maxWait == 1_000_000_000)
+    }
+
+    @Test("FILE and --record keep the bytes they were given, UTF-8 or not")
+    func pathBytes() throws {
+        let arguments: [[UInt8]] = [Array("--throttle".utf8), Array("1s".utf8), Array("--record".utf8),
+                                    [0xFE, 0x2E, 0x72], [0xFF, 0x2E, 0x6C]]
+        guard case let .success(.run(parsed)) = parseArguments(bytes: arguments) else { Issue.record("no run"); return }
+        #expect(parsed.recordPath == [0xFE, 0x2E, 0x72])
+        #expect(parsed.inputPath == [0xFF, 0x2E, 0x6C])
+        let inline: [[UInt8]] = [Array("--throttle".utf8), Array("1s".utf8), Array("--record=".utf8) + [0xC3, 0x3D]]
+        guard case let .success(.run(parsed)) = parseArguments(bytes: inline) else { Issue.record("no run"); return }
+        #expect(parsed.recordPath == [0xC3, 0x3D])
     }
 
     @Test("--help and --version win, but not after --")
@@ -134,5 +179,7 @@ struct ArgumentParserTests {
         #expect(editDistance("--debounce", "--debunce") == 1)
         #expect(editDistance("kitten", "sitting") == 3)
         #expect(editDistance("", "abc") == 3)
+        #expect(editDistance("--recrod", "--record") == 1)
+        #expect(editDistance("ca", "abc") == 3)
     }
 }

@@ -18,9 +18,11 @@ struct DurationParserTests {
     }
 
     @Test("errors", arguments: [
-        ("", DurationError.empty), ("300", .missingUnit), ("s", .noNumber), ("1.5.5s", .missingUnit),
+        ("", DurationError.empty), ("300", .missingUnit), ("s", .noNumber), ("1.5.5s", .unexpected(offset: 3)),
         ("3min", .unknownUnit), ("1e3s", .unknownUnit), ("-1s", .noNumber), ("+1s", .noNumber),
-        ("2562048h", .tooLarge), ("99999999999999999999ns", .tooLarge), ("1s ", .noNumber),
+        ("2562048h", .tooLarge), ("99999999999999999999ns", .tooLarge), ("1s ", .unexpected(offset: 2)),
+        ("1..5s", .unexpected(offset: 2)), ("1,5s", .unexpected(offset: 1)), ("1_000ms", .unexpected(offset: 1)),
+        ("3 s", .unexpected(offset: 1)),
     ] as [(String, DurationError)])
     func invalid(text: String, error: DurationError) {
         #expect(parseDuration(text) == .failure(error))

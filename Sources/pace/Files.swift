@@ -1,0 +1,106 @@
+// File names, from argv to open(2): the input and the files pace writes.
+// Names are bytes throughout (a name need not be UTF-8), and every check
+// SPEC makes on them is a usage error, made before anything is written.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PaceCore
+
+/// The arguments, each the bytes of its `argv` string: not
+/// `CommandLine.arguments`, whose Strings replace bytes that are not UTF-8,
+/// so that a file named `\xff.log` could never be opened.
+func argumentBytes() -> [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { i in
+        let argument = CommandLine.unsafeArgv[i]!
+        return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+    }
+}
+
+/// open(2) on a file name given as bytes.
+func open(path: [UInt8], _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    return open(cPath, flags, mode)
+}
+
+/// `<path>: <why>`, the path's bytes as given.
+func pathError(_ path: [UInt8], _ code: Int32) -> UsageError {
+    UsageError(bytes: path + Array(": \(errorText(code))".utf8))
+}
+
+/// Opens the input; a FILE that cannot be read is a usage error (SPEC).
+func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
+    guard let path else { return .success(0) }
+    let fd = open(path: path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return .failure(pathError(path, errno)) }
+    var info = stat()
+    if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        close(fd)
+        return .failure(pathError(path, EISDIR))
+    }
+    return .success(fd)
+}
+
+// MARK: - Output files
+
+/// A file pace creates or truncates (`--record`, later `--dropped`): the
+/// flag that names it, for messages, and its name.
+struct OutputFile {
+    let flag: String
+    let path: [UInt8]
+}
+
+/// Opens `outputs` for writing, each created or truncated, and returns their
+/// descriptors in order. One that is the input, or another of them (same
+/// device and inode: a hard link or a symlink counts), is a usage error
+/// (SPEC): `pace --record app.log app.log` would empty the file it reads.
+/// Only regular files are compared: writing to the terminal pace reads, or
+/// `--record /dev/null` with /dev/null as input, destroys nothing.
+/// Each is opened without O_TRUNC and checked first; only when all pass are
+/// they truncated, so a refused command line leaves every file as it was.
+func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
+    var info = stat()
+    let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
+    var fds: [Int32] = []
+    var identities: [FileIdentity?] = []
+    func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
+        for fd in fds { close(fd) }
+        return .failure(error)
+    }
+    for output in outputs {
+        let fd = open(path: output.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
+        if fd < 0 { return fail(pathError(output.path, errno)) }
+        fds.append(fd)
+        let identity = fstat(fd, &info) == 0 ? FileIdentity(regular: info) : nil
+        let quoted = Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8)
+        if let identity, identity == inputIdentity {
+            return fail(UsageError(bytes: quoted + Array(" is the input file (pace would overwrite what it reads)".utf8)))
+        }
+        if let identity, let earlier = identities.firstIndex(of: identity) {
+            return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))
+        }
+        identities.append(identity)
+    }
+    // O_TRUNC's work, now that no file is refused. Only a regular file has
+    // anything to cut (ftruncate fails on a FIFO or a terminal, which
+    // O_TRUNC leaves alone).
+    for (fd, (output, identity)) in zip(fds, zip(outputs, identities)) where identity != nil {
+        if ftruncate(fd, 0) != 0 { return fail(pathError(output.path, errno)) }
+    }
+    return .success(fds)
+}
+
+/// What makes two names the same regular file.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// Nil for anything but a regular file.
+    init?(regular info: stat) {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}

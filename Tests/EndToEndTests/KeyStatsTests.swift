@@ -1,0 +1,40 @@
+// `--stats` counts distinct keys exactly, through the real binary (issue 15:
+// keys were counted by a hash that put `2` and `12` together).
+
+import Testing
+
+@Suite("Distinct keys in --stats, end to end")
+struct KeyStatsEndToEndTests {
+    @Test("keys that collided under the old hash are two keys, and the key table agrees")
+    func collidingKeys() throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--key-field", "2", "--stats"],
+                                  stdin: "0ms 2\n0ms 12\n")
+        #expect(result == PaceResult(stdout: Array("0ms 2\n0ms 12\n".utf8), stderr: """
+            pace: stats:
+              events in:           2
+              emitted:             2
+              dropped:             0
+              distinct keys:       2
+              peak active keys:    2
+              clamped timestamps:  0
+              bad-time lines:      0
+              passed through:      0
+              empty lines:         0
+            pace: stats by key (top 2 of 2 by events in):
+              key  in  emitted  dropped
+              12    1        1        0
+              2     1        1        0
+
+            """, status: 0))
+    }
+
+    @Test("seq 1000, keyed live, is 1000 distinct keys")
+    func thousandKeys() throws {
+        let input = (1...1000).map { "\($0)\n" }.joined()
+        let result = try Pace.run(["--throttle", "1s", "--key-field", "1", "--stats"], stdin: input)
+        #expect(result.status == 0)
+        #expect(result.stdoutText == input)
+        #expect(result.stderr.contains("\n  distinct keys:       1000\n"))
+        #expect(result.stderr.contains("\npace: stats by key (top 10 of 1000 by events in):\n"))
+    }
+}

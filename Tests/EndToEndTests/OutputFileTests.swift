@@ -1,0 +1,65 @@
+// A --record file that is the input (issue 15): a usage error, caught before
+// anything is truncated, whatever name reaches the same file.
+
+import Glibc
+import Testing
+
+private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+@Suite("Output files that are the input, end to end")
+struct OutputFileTests {
+    static let log = bytes("0ms a\n1ms b\n")
+
+    private func refused(_ path: [UInt8]) -> [UInt8] {
+        bytes("pace: '--record' file '") + path + bytes("' is the input file (pace would overwrite what it reads)\n")
+            + bytes(usageHintTail)
+    }
+
+    @Test("--record app.log app.log: exit 2, and app.log is left as it was")
+    func sameName() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try scratch.write(Self.log, to: bytes("app.log"))
+        let path = scratch.file(bytes("app.log"))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--record"), path, path])
+        #expect(result == RawResult(stdout: [], stderr: refused(path), status: 2))
+        #expect(scratch.read(bytes("app.log")) == Self.log)
+    }
+
+    @Test("another name for the same file (a hard link, a symlink), read as stdin: the same")
+    func otherNames() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try scratch.write(Self.log, to: bytes("app.log"))
+        let path = scratch.file(bytes("app.log"))
+        let hard = scratch.file(bytes("hard.log"))
+        let soft = scratch.file(bytes("soft.log"))
+        #expect(link(cString(path), cString(hard)) == 0 && symlink(cString(path), cString(soft)) == 0)
+        for other in [hard, soft] {
+            let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--record"), other], stdinFile: path)
+            #expect(result == RawResult(stdout: [], stderr: refused(other), status: 2))
+            #expect(scratch.read(bytes("app.log")) == Self.log)
+        }
+    }
+
+    @Test("only regular files are compared: --record /dev/null with /dev/null as input is fine")
+    func devices() throws {
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--record"), bytes("/dev/null")],
+                                    stdinFile: bytes("/dev/null"))
+        #expect(result == RawResult(stdout: [], stderr: [], status: 0))
+    }
+
+    @Test("a record file that is not the input is still truncated")
+    func truncated() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try scratch.write(bytes("old contents, longer than the record\n"), to: bytes("r.rec"))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--record"), scratch.file(bytes("r.rec"))],
+                                    stdin: bytes("a\n"))
+        #expect(result == RawResult(stdout: bytes("a\n"), stderr: [], status: 0))
+        let record = scratch.read(bytes("r.rec")) ?? []
+        // `<seconds>.<6 digits>TAB a`: only the new line.
+        #expect(record.count == 10 + 1 + 6 + 1 + 2 && record.suffix(3) == bytes("\ta\n"),
+                "\(String(decoding: record, as: UTF8.self))")
+    }
+}
