@@ -5,12 +5,11 @@
 // accumulate on an endless stream of short-lived keys, and the key buffers of
 // freed slots are reused by the next keys.
 
-struct KeyTable {
+struct KeyTable: ~Copyable {
     /// Slot numbers, or -1 for an empty bucket. Size is a power of two.
     private var buckets: [Int32]
     /// Per slot: its key's hash and bytes (kept while the slot is in use).
-    private var hashes: [UInt64] = []
-    private var keys = SlotBytes()
+    private var keys = KeyBytes()
     private(set) var count = 0
 
     init() { buckets = Array(repeating: -1, count: 16) }
@@ -23,17 +22,14 @@ struct KeyTable {
         while true {
             let slot = buckets[i]
             if slot < 0 { return nil }
-            if hashes[Int(slot)] == hash && keys.withBytes(of: slot, { Self.equal($0, key) }) { return slot }
+            if keys.hash(of: slot) == hash && keys.holds(key, in: slot) { return slot }
             i = (i + 1) & mask
         }
     }
 
     /// Records that `slot` holds `key` (which is not in the table).
     mutating func insert(_ key: UnsafeRawBufferPointer, hash: UInt64, slot: Int32) {
-        let s = Int(slot)
-        if s >= hashes.count { hashes.append(contentsOf: repeatElement(0, count: s + 1 - hashes.count)) }
-        hashes[s] = hash
-        keys.store(key, in: slot)
+        keys.store(key, hash: hash, in: slot)
         if (count + 1) * 4 > buckets.count * 3 { grow() }
         place(slot: slot, hash: hash)
         count += 1
@@ -42,7 +38,7 @@ struct KeyTable {
     /// Forgets the key of `slot`.
     mutating func remove(slot: Int32) {
         let mask = buckets.count - 1
-        var i = Int(truncatingIfNeeded: hashes[Int(slot)]) & mask
+        var i = Int(truncatingIfNeeded: keys.hash(of: slot)) & mask
         while buckets[i] != slot { i = (i + 1) & mask }
         // Backward-shift deletion: pull later members of the probe run into
         // the hole when their home bucket allows it.
@@ -52,7 +48,7 @@ struct KeyTable {
             j = (j + 1) & mask
             let other = buckets[j]
             if other < 0 { break }
-            let home = Int(truncatingIfNeeded: hashes[Int(other)]) & mask
+            let home = Int(truncatingIfNeeded: keys.hash(of: other)) & mask
             // `other` may move to `hole` unless its home lies cyclically in (hole, j].
             let distanceToHole = (j - home) & mask
             let distanceHoleToJ = (j - hole) & mask
@@ -63,10 +59,8 @@ struct KeyTable {
         }
         buckets[hole] = -1
         count -= 1
+        keys.remove(slot)
     }
-
-    /// The key bytes of an in-use slot.
-    func key(of slot: Int32) -> [UInt8] { keys.withBytes(of: slot) { Array($0) } }
 
     private mutating func place(slot: Int32, hash: UInt64) {
         let mask = buckets.count - 1
@@ -78,13 +72,7 @@ struct KeyTable {
     private mutating func grow() {
         let old = buckets
         buckets = Array(repeating: -1, count: old.count * 2)
-        for slot in old where slot >= 0 { place(slot: slot, hash: hashes[Int(slot)]) }
-    }
-
-    @inline(__always)
-    private static func equal(_ stored: UnsafeRawBufferPointer, _ key: UnsafeRawBufferPointer) -> Bool {
-        guard stored.count == key.count else { return false }
-        return stored.count == 0 || memcmpBytes(stored.baseAddress!, key.baseAddress!, stored.count)
+        for slot in old where slot >= 0 { place(slot: slot, hash: keys.hash(of: slot)) }
     }
 }
 

@@ -4,7 +4,7 @@
 import Testing
 @testable import PaceCore
 
-private func find(_ table: KeyTable, _ key: String) -> Int32? {
+private func find(_ table: borrowing KeyTable, _ key: String) -> Int32? {
     var key = key
     return key.withUTF8 { table.find(UnsafeRawBufferPointer($0), hash: hashBytes(UnsafeRawBufferPointer($0))) }
 }

@@ -1,0 +1,92 @@
+// The key table's per-slot record: a key's hash and its bytes. A key of up to
+// 16 bytes (a host name, a pid, a file name's last part) is stored in the
+// record itself; a longer one in a buffer of exactly its size. Each record is
+// 32 bytes, so a million active keys cost 32 MB here, where a malloc'd buffer
+// per key (at least 128 bytes, plus malloc's own) cost five times that.
+
+import Glibc
+
+struct KeyBytes: ~Copyable {
+    struct Record {
+        var hash: UInt64 = 0
+        /// The bytes of a short key, zero-padded; for a long key, `first`
+        /// is the address of its buffer.
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        var count: Int = 0
+    }
+
+    /// Keys up to this long are stored inline.
+    static let inlineCapacity = 16
+    /// Where inline bytes start in a record (`first`, then `second`).
+    private static let inlineOffset = MemoryLayout<Record>.offset(of: \Record.first)!
+
+    private var records: UnsafeMutablePointer<Record>
+    private var allocated: Int
+
+    init() {
+        allocated = 16
+        records = .allocate(capacity: allocated)
+        records.initialize(repeating: Record(), count: allocated)
+    }
+
+    deinit {
+        for i in 0..<allocated where records[i].count > Self.inlineCapacity {
+            free(UnsafeMutableRawPointer(bitPattern: UInt(records[i].first)))
+        }
+        records.deallocate()
+    }
+
+    @inline(__always)
+    func hash(of slot: Int32) -> UInt64 { records[Int(slot)].hash }
+
+    /// True when `slot` holds exactly `key`.
+    @inline(__always)
+    func holds(_ key: UnsafeRawBufferPointer, in slot: Int32) -> Bool {
+        let record = records + Int(slot)
+        let n = record.pointee.count
+        guard n == key.count else { return false }
+        if n == 0 { return true }
+        let stored = n > Self.inlineCapacity ? UnsafeRawPointer(bitPattern: UInt(record.pointee.first))!
+                                             : UnsafeRawPointer(record) + Self.inlineOffset
+        return memcmpBytes(stored, key.baseAddress!, n)
+    }
+
+    /// Makes `key` the key of `slot`.
+    mutating func store(_ key: UnsafeRawBufferPointer, hash: UInt64, in slot: Int32) {
+        let s = Int(slot)
+        if s >= allocated { grow(toInclude: s) }
+        let record = records + s
+        clear(record)
+        record.pointee.hash = hash
+        record.pointee.count = key.count
+        guard key.count > 0 else { return }
+        if key.count > Self.inlineCapacity {
+            guard let buffer = malloc(key.count) else { fatalError("pace: out of memory (\(key.count) bytes)") }
+            buffer.copyMemory(from: key.baseAddress!, byteCount: key.count)
+            record.pointee.first = UInt64(UInt(bitPattern: buffer))
+        } else {
+            (UnsafeMutableRawPointer(record) + Self.inlineOffset).copyMemory(from: key.baseAddress!, byteCount: key.count)
+        }
+    }
+
+    /// Forgets the key of `slot` (its buffer, if long, is freed).
+    mutating func remove(_ slot: Int32) { clear(records + Int(slot)) }
+
+    private func clear(_ record: UnsafeMutablePointer<Record>) {
+        if record.pointee.count > Self.inlineCapacity {
+            free(UnsafeMutableRawPointer(bitPattern: UInt(record.pointee.first)))
+        }
+        record.pointee = Record()
+    }
+
+    private mutating func grow(toInclude slot: Int) {
+        let newAllocated = max(allocated * 2, slot + 1)
+        let bigger = UnsafeMutablePointer<Record>.allocate(capacity: newAllocated)
+        bigger.moveInitialize(from: records, count: allocated)
+        (bigger + allocated).initialize(repeating: Record(), count: newAllocated - allocated)
+        records.deallocate()
+        records = bigger
+        allocated = newAllocated
+    }
+}
