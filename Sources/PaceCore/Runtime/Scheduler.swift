@@ -163,7 +163,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     public var nextDeadline: Instant? { keyed ? timers.first?.due : soleDue }
 
     /// Number of keys with state held (for memory checks and tests).
-    public var heldKeys: Int { keyed ? keys.count - idleCount : 1 }
+    var heldKeys: Int { keyed ? keys.count - idleCount : 1 }
 
     // MARK: - Driving
 

@@ -4,6 +4,7 @@
 // correct output, so a mistake shared by the model and the code still shows.
 
 import PaceCore
+import PaceTesting
 import Testing
 
 private func run(_ c: RandomCase) -> [Emission] {

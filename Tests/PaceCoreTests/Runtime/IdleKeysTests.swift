@@ -4,16 +4,13 @@
 // and the key counters against a plain per-key model.
 
 @testable import PaceCore
+import PaceTesting
 import Testing
 
 struct IdleKeysTests {
     @Test(arguments: [3, 500, 5_000])
     func keysThatComeBackBehaveAsNewKeys(keyCount: Int) {
-        var state: UInt64 = UInt64(keyCount)
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: UInt64(keyCount))
         let window: Nanoseconds = 1_000
         var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: window), keyed: true,
                                   sink: RecordingSink(), countDistinctKeys: true)
@@ -23,8 +20,8 @@ struct IdleKeysTests {
         var peak = 0
         var t: Instant = 0
         for i in 0..<60_000 {
-            t += Instant([0, 1, 10, 100][next(4)])
-            let key = "key\(next(keyCount))"
+            t += Instant([0, 1, 10, 100][rng.below(4)])
+            let key = "key\(rng.below(keyCount))"
             let line = "\(i) \(key)"
             windowEnd = windowEnd.filter { $0.value > t }
             if windowEnd[key] == nil {

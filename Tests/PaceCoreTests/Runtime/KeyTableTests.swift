@@ -3,6 +3,7 @@
 
 import Testing
 @testable import PaceCore
+import PaceTesting
 
 private func find(_ table: KeyTable, _ key: String) -> Int32? {
     var key = key
