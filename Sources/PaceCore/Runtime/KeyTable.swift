@@ -65,9 +65,6 @@ struct KeyTable {
         count -= 1
     }
 
-    /// The key bytes of an in-use slot.
-    func key(of slot: Int32) -> [UInt8] { keys.withBytes(of: slot) { Array($0) } }
-
     private mutating func place(slot: Int32, hash: UInt64) {
         let mask = buckets.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
