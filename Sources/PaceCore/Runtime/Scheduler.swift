@@ -489,3 +489,15 @@ extension Scheduler where Observer == NoObserver {
         self.init(policy: policy, keyed: keyed, sink: sink, observer: NoObserver(), countDistinctKeys: countDistinctKeys)
     }
 }
+
+// MARK: - Memory, as the tests bound it
+
+extension Scheduler {
+    /// What the scheduler's memory follows, for the tests that bound it: the
+    /// slots allocated (the array never shrinks, so this is its high-water
+    /// mark), the keys in the key table (idle ones still listed included),
+    /// and the bytes allocated for pending lines.
+    var footprint: (slots: Int, tableKeys: Int, lineBytes: Int) {
+        (slots.count, keys.count, pendingLines.allocatedBytes)
+    }
+}

@@ -104,6 +104,12 @@ struct SlotBytes {
         }
     }
 
+    /// The bytes allocated for the slots' strings (for the tests that bound
+    /// memory).
+    var allocatedBytes: Int {
+        (0..<storage.slotCount).reduce(0) { $0 + storage.buffers[$1].capacity }
+    }
+
     /// The string of `slot`, valid until this value is next changed.
     @inline(__always)
     func withBytes<R, E: Error>(of slot: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {

@@ -44,3 +44,55 @@ struct IdleKeysTests {
         #expect(scheduler.stats.distinctKeys == Int64(min(keyCount, 60_000)))
     }
 }
+
+/// Counts emissions without keeping them (a million would not fit nicely).
+private struct CountingSink: LineSink {
+    var count = 0
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) { count += 1 }
+}
+
+struct IdleKeysMemoryTests {
+    /// SPEC: memory follows the number of keys active within one window, not
+    /// the number ever seen. A million keys, one event each, 100 ns apart,
+    /// debounced over 1,000 ns: 10 are active at once (a key's timer, due
+    /// as the tenth key after it comes, fires first). What stays
+    /// allocated must follow those (plus the bounded list of idle keys the
+    /// table keeps, 1,024 today), and the buffer that held one 1 MB line must
+    /// be freed once its key is idle.
+    @Test func aMillionShortLivedKeysLeaveMemoryBounded() {
+        let keyCount = 1_000_000
+        let window: Nanoseconds = 1_000
+        let gap: Nanoseconds = 100
+        let activeAtMost = Int(window / gap)
+        let kept = 2_048
+        var scheduler = Scheduler(policy: Debounce<EventNumber>(window: window), keyed: true, sink: CountingSink())
+        var key = Array("key-0000000".utf8)
+        let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        var heldAtMost = 0
+        for i in 0..<keyCount {
+            var n = i
+            for d in (4..<key.count).reversed() {
+                key[d] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            }
+            let t = Instant(i) * gap
+            key.withUnsafeBytes { k in
+                if i == keyCount / 2 {
+                    huge.withUnsafeBytes { try! scheduler.send($0, key: k, at: t) }
+                } else {
+                    try! scheduler.send(k, key: k, at: t)
+                }
+            }
+            heldAtMost = max(heldAtMost, scheduler.heldKeys)
+        }
+        let footprint = scheduler.footprint
+        #expect(heldAtMost == activeAtMost)
+        #expect(footprint.slots <= kept, "slots allocated")
+        #expect(footprint.tableKeys <= kept, "keys in the key table")
+        // Every buffer of ordinary size (128 bytes); the 1 MB one is gone.
+        #expect(footprint.lineBytes <= kept * 128, "bytes held for pending lines")
+        try! scheduler.finish()
+        #expect(scheduler.sink.count == keyCount)
+        #expect(scheduler.heldKeys == 0)
+    }
+}
