@@ -9,6 +9,8 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     public private(set) var now: Instant
     public private(set) var scheduler: Scheduler<P, RecordingSink, NoObserver>
     private var taken = 0
+    /// Events are numbered 1, 2, ... in the order they are sent.
+    private var sent: EventNumber = 0
 
     public init(policy: P, keyed: Bool = false, start: Instant = 0) {
         now = start
@@ -19,10 +21,12 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     public mutating func send(_ line: String, key: String = "") {
         var line = line
         var key = key
+        sent += 1
+        let number = sent
         line.withUTF8 { l in
             key.withUTF8 { k in
                 // RecordingSink never fails.
-                try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: now)
+                try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: now, number: number)
             }
         }
     }

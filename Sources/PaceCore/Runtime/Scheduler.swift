@@ -139,7 +139,6 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     private var batch: [Int32] = []
     /// Slots that may hold a borrowed line (some no longer do).
     private var borrowingSlots: [Int32] = []
-    private var lastEvent: EventNumber = 0
     /// Hashes of every key seen, for `--stats`' distinct-key count; only kept
     /// when asked for, since it grows with the number of keys ever seen.
     private var seenKeys: Set<UInt64>?
@@ -179,16 +178,11 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         }
     }
 
-    /// Hands one event to its key's policy, after firing what is due.
-    /// `line` and `key` need only live for the call: bytes the policy holds
-    /// back are copied into the key's slot.
-    @inline(__always)
-    public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant) throws(OutputError) {
-        try send(line, key: key, at: t, number: lastEvent + 1, borrowing: false)
-    }
-
-    /// `send`, the event numbered `number` (its input line number; numbers
-    /// must increase from one call to the next).
+    /// Hands one event to its key's policy, after firing what is due; the
+    /// event is numbered `number` (its input line number; numbers must
+    /// increase from one call to the next). `line` and `key` need only live
+    /// for the call: bytes the policy holds back are copied into the key's
+    /// slot.
     @inline(__always)
     public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                               number: EventNumber) throws(OutputError) {
@@ -234,7 +228,6 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     private mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                                number: EventNumber, borrowing: Bool) throws(OutputError) {
         try advance(to: t)
-        lastEvent = number
         counters.eventsIn += 1
         if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
         if !keyed {

@@ -21,6 +21,7 @@ import Testing
 /// also reaches live mode's end of input.)
 struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
     private(set) var scheduler: Scheduler<P, RecordingSink, NoObserver>
+    private var sent: EventNumber = 0
 
     init(_ policy: P, keyed: Bool = false) {
         scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())
@@ -29,9 +30,11 @@ struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
     mutating func send(_ line: String, key: String = "", at time: Instant) {
         var line = line
         var key = key
+        sent += 1
+        let number = sent
         line.withUTF8 { l in
             key.withUTF8 { k in
-                try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: time)
+                try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: time, number: number)
             }
         }
     }

@@ -32,7 +32,7 @@ struct IdleKeysTests {
             var l = line
             var k = key
             l.withUTF8 { lb in
-                k.withUTF8 { kb in try! scheduler.send(UnsafeRawBufferPointer(lb), key: UnsafeRawBufferPointer(kb), at: t) }
+                k.withUTF8 { kb in try! scheduler.send(UnsafeRawBufferPointer(lb), key: UnsafeRawBufferPointer(kb), at: t, number: EventNumber(i + 1)) }
             }
             #expect(scheduler.heldKeys == windowEnd.count)
         }
@@ -78,9 +78,9 @@ struct IdleKeysMemoryTests {
             let t = Instant(i) * gap
             key.withUnsafeBytes { k in
                 if i == keyCount / 2 {
-                    huge.withUnsafeBytes { try! scheduler.send($0, key: k, at: t) }
+                    huge.withUnsafeBytes { try! scheduler.send($0, key: k, at: t, number: EventNumber(i + 1)) }
                 } else {
-                    try! scheduler.send(k, key: k, at: t)
+                    try! scheduler.send(k, key: k, at: t, number: EventNumber(i + 1))
                 }
             }
             heldAtMost = max(heldAtMost, scheduler.heldKeys)

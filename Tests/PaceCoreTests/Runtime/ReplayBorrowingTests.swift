@@ -44,11 +44,11 @@ private func replay(_ configuration: Configuration, _ input: [UInt8], capacity: 
 private func scheduled<P: Policy>(_ policy: P, keyed: Bool, _ lines: [(Instant, String, String)]) -> [UInt8]
 where P.Payload == EventNumber {
     var scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())
-    for (t, line, key) in lines {
+    for (i, (t, line, key)) in lines.enumerated() {
         var line = line
         var key = key
         line.withUTF8 { l in
-            key.withUTF8 { k in try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: t) }
+            key.withUTF8 { k in try! scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer(k), at: t, number: EventNumber(i + 1)) }
         }
     }
     try! scheduler.finish()
