@@ -14,7 +14,7 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
 
     public init(policy: P, keyed: Bool = false, start: Instant = 0) {
         now = start
-        scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink(), countDistinctKeys: true)
+        scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink(), observer: NoObserver(), countDistinctKeys: true)
     }
 
     /// An event now, with its line and key.

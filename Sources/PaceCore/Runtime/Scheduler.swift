@@ -476,13 +476,6 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     }
 }
 
-extension Scheduler where Observer == NoObserver {
-    /// A scheduler nothing watches.
-    public init(policy: P, keyed: Bool, sink: Sink, countDistinctKeys: Bool = false) {
-        self.init(policy: policy, keyed: keyed, sink: sink, observer: NoObserver(), countDistinctKeys: countDistinctKeys)
-    }
-}
-
 // MARK: - Memory, as the tests bound it
 
 extension Scheduler {

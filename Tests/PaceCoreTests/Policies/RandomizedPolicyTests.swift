@@ -24,7 +24,7 @@ struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
     private var sent: EventNumber = 0
 
     init(_ policy: P, keyed: Bool = false) {
-        scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())
+        scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink(), observer: NoObserver())
     }
 
     mutating func send(_ line: String, key: String = "", at time: Instant) {

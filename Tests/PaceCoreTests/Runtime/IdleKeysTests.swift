@@ -13,7 +13,7 @@ struct IdleKeysTests {
         var rng = SplitMix64(seed: UInt64(keyCount))
         let window: Nanoseconds = 1_000
         var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: window), keyed: true,
-                                  sink: RecordingSink(), countDistinctKeys: true)
+                                  sink: RecordingSink(), observer: NoObserver(), countDistinctKeys: true)
         // The model: each key's window end; a key is active while it is open.
         var windowEnd: [String: Instant] = [:]
         var expected: [Emission] = []
@@ -65,7 +65,8 @@ struct IdleKeysMemoryTests {
         let gap: Nanoseconds = 100
         let activeAtMost = Int(window / gap)
         let kept = 2_048
-        var scheduler = Scheduler(policy: Debounce<EventNumber>(window: window), keyed: true, sink: CountingSink())
+        var scheduler = Scheduler(policy: Debounce<EventNumber>(window: window), keyed: true, sink: CountingSink(),
+                                  observer: NoObserver())
         var key = Array("key-0000000".utf8)
         let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
         var heldAtMost = 0

@@ -43,7 +43,7 @@ private func replay(_ configuration: Configuration, _ input: [UInt8], capacity: 
 /// The same lines through the scheduler's copying `send`.
 private func scheduled<P: Policy>(_ policy: P, keyed: Bool, _ lines: [(Instant, String, String)]) -> [UInt8]
 where P.Payload == EventNumber {
-    var scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink())
+    var scheduler = Scheduler(policy: policy, keyed: keyed, sink: RecordingSink(), observer: NoObserver())
     for (i, (t, line, key)) in lines.enumerated() {
         var line = line
         var key = key
