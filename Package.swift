@@ -15,8 +15,11 @@ let package = Package(
         .target(name: "PaceCore"),
         // Arguments, file descriptors, signals, exit codes. Thin.
         .executableTarget(name: "pace", dependencies: ["PaceCore"]),
-        .testTarget(name: "PaceCoreTests", dependencies: ["PaceCore"]),
+        // What the tests share and the product does not ship: the test clock,
+        // the recording sink, the marble DSL and the seeded generator.
+        .target(name: "PaceTesting", dependencies: ["PaceCore"]),
+        .testTarget(name: "PaceCoreTests", dependencies: ["PaceCore", "PaceTesting"]),
         // Black-box tests of the built binary: bytes in, bytes out.
-        .testTarget(name: "EndToEndTests", dependencies: ["pace"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["pace", "PaceTesting"]),
     ]
 )

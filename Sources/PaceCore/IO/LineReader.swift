@@ -1,11 +1,13 @@
 // Splits a file descriptor's bytes into lines without copying them: a line is
 // a slice of the read buffer, valid until the next call, found with memchr.
 // The buffer grows only for a line longer than itself (a 100 MB line is one
-// event) and otherwise is reused for the whole stream.
+// event) and otherwise is reused for the whole stream; a buffer grown far
+// past its first size is given back once the long line is consumed, so one
+// huge line does not keep its memory for the rest of an endless stream.
 //
-// Two ways to drive it: `next()` blocks in read(2) as replay wants; live mode
-// takes the lines already buffered with `nextBuffered()` and calls `fill()`
-// only when poll(2) says input is ready.
+// The drivers take the lines already buffered with `nextBuffered()` and call
+// `fill()` when they run out: replay at once (read(2) blocks), live mode
+// when poll(2) says input is ready.
 
 #if canImport(Glibc)
 import Glibc
@@ -25,18 +27,14 @@ public struct LineReader: ~Copyable {
         case failed(Int32)
     }
 
-    public enum Next {
-        case line(UnsafeRawBufferPointer)
-        case endOfInput
-        case interrupted
-        case failed(Int32)
-    }
-
     public static let defaultCapacity = 256 * 1024
 
     private let fd: Int32
     private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
+    /// The buffer's size (internal: the tests check that it shrinks back).
+    private(set) var capacity: Int
+    /// The size the buffer starts with and goes back to.
+    private let initialCapacity: Int
     /// Unconsumed bytes are buffer[start..<end].
     private var start = 0
     private var end = 0
@@ -47,6 +45,7 @@ public struct LineReader: ~Copyable {
     public init(fd: Int32, capacity: Int = LineReader.defaultCapacity) {
         self.fd = fd
         self.capacity = max(capacity, 16)
+        self.initialCapacity = self.capacity
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
@@ -93,13 +92,14 @@ public struct LineReader: ~Copyable {
             start = 0
             end = pending
         }
-        if end == capacity {
-            let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
-            bigger.copyMemory(from: buffer, byteCount: end)
-            buffer.deallocate()
-            buffer = bigger
-            capacity *= 2
+        // A buffer grown for a long line goes back to its first size once
+        // that line is consumed and what is left fits easily. Lines of up
+        // to a few buffers keep theirs, so a stream of them does not pay a
+        // reallocation each.
+        if capacity > initialCapacity * Self.keptGrowth && end <= initialCapacity / 2 {
+            resize(to: initialCapacity)
         }
+        if end == capacity { resize(to: capacity * 2) }
         let got = read(fd, buffer + end, capacity - end)
         if got > 0 {
             end += got
@@ -113,19 +113,15 @@ public struct LineReader: ~Copyable {
         return error == EINTR ? .interrupted : .failed(error)
     }
 
-    /// The next line, reading as needed (blocking).
-    @inline(__always)
-    public mutating func next() -> Next {
-        while true {
-            if let line = nextBuffered() { return .line(line) }
-            switch fill() {
-            case .data: continue
-            case .endOfInput:
-                if let line = nextBuffered() { return .line(line) }
-                return .endOfInput
-            case .interrupted: return .interrupted
-            case let .failed(error): return .failed(error)
-            }
-        }
+    /// How far past its first size the buffer may stay grown.
+    private static var keptGrowth: Int { 4 }
+
+    /// Moves the unconsumed bytes (at the front) into a buffer of `size`.
+    private mutating func resize(to size: Int) {
+        let other = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        other.copyMemory(from: buffer, byteCount: end)
+        buffer.deallocate()
+        buffer = other
+        capacity = size
     }
 }

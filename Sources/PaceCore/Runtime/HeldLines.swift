@@ -169,8 +169,8 @@ struct HeldLines: ~Copyable {
         borrowing.removeAll(keepingCapacity: true)
     }
 
-    /// The capacity of a slot's own buffer (for memory tests).
-    func capacity(of slot: Int32) -> Int { Int(slot) < allocated ? records[Int(slot)].capacity : 0 }
+    /// The bytes of every slot's own buffer (for memory tests).
+    var bufferBytes: Int { (0..<allocated).reduce(0) { $0 + records[$1].capacity } }
 
     @inline(__always)
     private static func copy(_ line: UnsafeRawBufferPointer, into record: UnsafeMutablePointer<Record>) {

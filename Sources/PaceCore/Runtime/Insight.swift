@@ -28,11 +28,10 @@ public struct KeyCount: Equatable, Sendable {
 public struct RunInsight: SchedulerObserver {
     public static var isActive: Bool { true }
 
-    /// `--trace`: the text not yet written, and where it goes (nil: kept in
-    /// `traceText`, for tests).
-    public private(set) var traceText: [UInt8] = []
+    /// `--trace`: the text not yet written, and where it goes.
+    private var traceText: [UInt8] = []
     private let trace: Bool
-    private let traceFD: Int32?
+    private let traceFD: Int32
     /// `--key-field`, to find an emitted line's key again (0: unkeyed).
     private let keyField: Int
     /// `--stats` with `--key-field`: counters per key ever seen.
@@ -41,11 +40,11 @@ public struct RunInsight: SchedulerObserver {
     public private(set) var marbles: MarbleRecording?
 
     /// - Parameters:
-    ///   - trace: write each line's fate (to `traceFD`, or keep it).
+    ///   - trace: write each line's fate to `traceFD`.
     ///   - keyField: `--key-field`, or 0.
     ///   - countKeys: keep per-key counters (`--stats` with `--key-field`).
     ///   - marbles: record events and emissions for `--marbles`.
-    public init(trace: Bool, traceFD: Int32?, keyField: Int, countKeys: Bool, marbles: Bool) {
+    public init(trace: Bool, traceFD: Int32, keyField: Int, countKeys: Bool, marbles: Bool) {
         self.trace = trace
         self.traceFD = traceFD
         self.keyField = keyField
@@ -54,7 +53,7 @@ public struct RunInsight: SchedulerObserver {
     }
 
     /// The observer the configuration asks for, if any.
-    public static func wanted(by configuration: Configuration, traceFD: Int32?) -> RunInsight? {
+    public static func wanted(by configuration: Configuration, traceFD: Int32) -> RunInsight? {
         let countKeys = configuration.stats && configuration.keyField != nil
         guard configuration.trace || configuration.marbles || countKeys else { return nil }
         return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField ?? 0,
@@ -109,7 +108,7 @@ public struct RunInsight: SchedulerObserver {
     }
 
     public mutating func flush() {
-        guard let traceFD, !traceText.isEmpty else { return }
+        guard !traceText.isEmpty else { return }
         traceText.withUnsafeBytes { try? writeAll(fd: traceFD, $0, target: "stderr") }
         traceText.removeAll(keepingCapacity: true)
     }

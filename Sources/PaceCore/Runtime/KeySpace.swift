@@ -177,6 +177,10 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
 
     public var heldKeys: Int { keys.count - idle.count }
 
+    /// Slots ever used, and keys in the table (for memory tests).
+    var slotCount: Int { used }
+    var tableCount: Int { keys.count }
+
     private mutating func grow() {
         let newAllocated = allocated * 2
         let bigger = UnsafeMutablePointer<State>.allocate(capacity: newAllocated)

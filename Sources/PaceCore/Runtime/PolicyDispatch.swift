@@ -8,7 +8,7 @@
 /// everything emitted.
 func run<Mode: RunMode, Sink: LineSink>(
     _ configuration: Configuration, mode: inout Mode, input: inout LineReader, sink: inout Sink,
-    traceFD: Int32?, columns: Int, pendingSignal: () -> Int32
+    traceFD: Int32, columns: Int, pendingSignal: () -> Int32
 ) -> RunReport {
     let window = configuration.window
     var run = Run(configuration: configuration, traceFD: traceFD, columns: columns)
@@ -27,7 +27,7 @@ func run<Mode: RunMode, Sink: LineSink>(
 /// The steps after the policy is chosen.
 private struct Run {
     let configuration: Configuration
-    let traceFD: Int32?
+    let traceFD: Int32
     let columns: Int
 
     /// One state, or one per key.

@@ -54,7 +54,7 @@ public func runReplay(_ configuration: Configuration, defaultYear: Int, input: i
 /// Replay onto any sink (tests pass a RecordingSink); `sink` is handed back
 /// with everything emitted.
 public func runReplay<Sink: LineSink>(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
-                                      sink: inout Sink, traceFD: Int32? = 2, columns: Int = 80,
+                                      sink: inout Sink, traceFD: Int32 = 2, columns: Int = 80,
                                       pendingSignal: () -> Int32) -> RunReport {
     var mode = ReplayMode(configuration, defaultYear: defaultYear)
     return run(configuration, mode: &mode, input: &input, sink: &sink, traceFD: traceFD, columns: columns,

@@ -184,3 +184,11 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         keys.release(slot, counters: &counters)
     }
 }
+
+extension Scheduler where Keys == ManyKeys<P.State> {
+    /// What stays allocated, for memory tests: slots, keys in the key table,
+    /// bytes of the buffers held lines are kept in.
+    var footprint: (slots: Int, tableKeys: Int, lineBytes: Int) {
+        (keys.slotCount, keys.tableCount, held.bufferBytes)
+    }
+}

@@ -22,11 +22,19 @@ private func lines(of bytes: [UInt8], capacity: Int) throws -> [[UInt8]] {
     defer { close(fd) }
     var reader = LineReader(fd: fd, capacity: capacity)
     var result: [[UInt8]] = []
+    while let line = nextLine(&reader) { result.append(line) }
+    return result
+}
+
+/// The next line, reading as replay does: the buffered lines, then fill().
+/// Nil at end of input (or on a read error, which is recorded).
+private func nextLine(_ reader: inout LineReader) -> [UInt8]? {
     while true {
-        switch reader.next() {
-        case let .line(line): result.append(Array(line))
-        case .endOfInput: return result
-        case .interrupted, .failed: Issue.record("read failed"); return result
+        if let line = reader.nextBuffered() { return Array(line) }
+        switch reader.fill() {
+        case .data: continue
+        case .endOfInput: return reader.nextBuffered().map { Array($0) }
+        case .interrupted, .failed: Issue.record("read failed"); return nil
         }
     }
 }
@@ -60,5 +68,38 @@ struct LineReaderTests {
         let expected: [[UInt8]] = (0..<5_000).map { Array("line \($0) \(String(repeating: "z", count: $0 % 37))".utf8) }
         let input: [UInt8] = expected.flatMap { $0 + [UInt8(0x0A)] }
         #expect(try lines(of: input, capacity: 64) == expected)
+    }
+
+    @Test("a buffer grown for a 100 MB line goes back to its first size once the line is read")
+    func hugeLineBufferIsGivenBack() throws {
+        let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 100 << 20)
+        let after: [[UInt8]] = (0..<1_000).map { Array("line \($0)".utf8) }
+        let fd = try descriptor(for: Array("head\n".utf8) + huge + [0x0A] + after.flatMap { $0 + [0x0A] })
+        defer { close(fd) }
+        var reader = LineReader(fd: fd)
+        #expect(reader.capacity == LineReader.defaultCapacity)
+        #expect(nextLine(&reader) == Array("head".utf8))
+        #expect(nextLine(&reader) == huge)
+        #expect(reader.capacity >= huge.count)
+        var rest: [[UInt8]] = []
+        while let line = nextLine(&reader) { rest.append(line) }
+        #expect(rest == after)
+        #expect(reader.capacity == LineReader.defaultCapacity)
+    }
+
+    @Test("a buffer grown for a line of a few buffers stays grown")
+    func longishLineKeepsItsBuffer() throws {
+        // 16 bytes grow to 64 for a 40-byte line: within four times the first
+        // size, so the buffer is kept for the next such line.
+        let long = [UInt8](repeating: UInt8(ascii: "y"), count: 40)
+        let fd = try descriptor(for: long + [0x0A] + Array("a\nb\n".utf8))
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, capacity: 16)
+        #expect(nextLine(&reader) == long)
+        #expect(reader.capacity == 64)
+        #expect(nextLine(&reader) == Array("a".utf8))
+        #expect(nextLine(&reader) == Array("b".utf8))
+        #expect(nextLine(&reader) == nil)
+        #expect(reader.capacity == 64)
     }
 }

@@ -10,6 +10,7 @@ import Darwin
 #endif
 import Testing
 import PaceCore
+import PaceTesting
 
 /// Offsets in milliseconds.
 private func ms(_ value: Double) -> Nanoseconds { Nanoseconds((value * 1_000_000).rounded()) }

@@ -11,6 +11,7 @@ import Darwin
 #endif
 import Testing
 import PaceCore
+import PaceTesting
 
 extension ScriptedClock {
     /// What happens at a scripted instant.

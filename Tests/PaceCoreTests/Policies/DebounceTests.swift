@@ -3,7 +3,8 @@
 // event of its pending run. Marble tests for the behaviour SPEC draws, then
 // the reducer's state and effects value by value.
 
-import PaceCore
+@testable import PaceCore
+import PaceTesting
 import Testing
 
 @Suite struct DebounceTests {

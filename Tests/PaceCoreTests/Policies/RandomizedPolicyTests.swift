@@ -10,7 +10,8 @@
 // fixed, so a failure reproduces exactly. On a mismatch the test shrinks the
 // stream to a smallest one that still fails and prints it with the seed.
 
-import PaceCore
+@testable import PaceCore
+import PaceTesting
 import Testing
 
 // MARK: - Driving the Scheduler directly
@@ -43,26 +44,6 @@ struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
 }
 
 // MARK: - Random streams
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence
-/// on every machine and toolchain, which the standard library's generator
-/// does not promise.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<n (the modulo bias is irrelevant here).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 /// Which policy a random stream runs through.
 enum PolicyVariant: String, CaseIterable, CustomTestStringConvertible {

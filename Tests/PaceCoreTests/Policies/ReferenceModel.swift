@@ -11,6 +11,7 @@
 // time. Quadratic in places; clarity is the point.
 
 import PaceCore
+import PaceTesting
 import Testing
 
 /// A policy and its durations, as the command line would select them.
@@ -57,9 +58,9 @@ enum ReferenceModel {
 
     /// The lines `events` produce, with their emission times, in SPEC's
     /// output order. `events` have non-decreasing times.
-    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> [PaceCore.Emission] {
+    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> [PaceTesting.Emission] {
         let (emitted, _) = run(events, policy: policy, keyed: keyed)
-        return emitted.map { PaceCore.Emission(time: $0.time, events[$0.event].line) }
+        return emitted.map { PaceTesting.Emission(time: $0.time, events[$0.event].line) }
     }
 
     /// How many keys hold state at `instant`, once every event at or before

@@ -3,7 +3,8 @@
 // not move the window. Marble tests for what SPEC draws, then the reducer's
 // state and effects value by value.
 
-import PaceCore
+@testable import PaceCore
+import PaceTesting
 import Testing
 
 @Suite struct ThrottleFirstTests {

@@ -4,7 +4,8 @@
 // tests for what SPEC draws, then the reducer's state and effects value by
 // value.
 
-import PaceCore
+@testable import PaceCore
+import PaceTesting
 import Testing
 
 @Suite struct ThrottleLastTests {

@@ -3,6 +3,7 @@
 
 import Testing
 @testable import PaceCore
+import PaceTesting
 
 private func hash(_ key: String) -> UInt64 {
     var key = key

@@ -4,16 +4,13 @@
 // and the key counters against a plain per-key model.
 
 @testable import PaceCore
+import PaceTesting
 import Testing
 
 struct IdleKeysTests {
     @Test(arguments: [3, 500, 5_000])
     func keysThatComeBackBehaveAsNewKeys(keyCount: Int) {
-        var state: UInt64 = UInt64(keyCount)
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: UInt64(keyCount))
         let window: Nanoseconds = 1_000
         var clock = TestClock(policy: ThrottleFirst<EventNumber>(window: window), keyed: true)
         // The model: each key's window end; a key is active while it is open.
@@ -22,8 +19,8 @@ struct IdleKeysTests {
         var peak = 0
         var t: Instant = 0
         for i in 0..<60_000 {
-            t += Instant([0, 1, 10, 100][next(4)])
-            let key = "key\(next(keyCount))"
+            t += Instant([0, 1, 10, 100][rng.below(4)])
+            let key = "key\(rng.below(keyCount))"
             let line = "\(i) \(key)"
             windowEnd = windowEnd.filter { $0.value > t }
             if windowEnd[key] == nil {
@@ -41,5 +38,59 @@ struct IdleKeysTests {
         #expect(clock.stats.activeKeys == 0)
         #expect(clock.stats.peakActiveKeys == Int64(peak))
         #expect(clock.stats.distinctKeys == Int64(min(keyCount, 60_000)))
+    }
+}
+
+/// Counts emissions without keeping them (a million would not fit nicely).
+private struct CountingSink: LineSink {
+    var count = 0
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) { count += 1 }
+}
+
+struct IdleKeysMemoryTests {
+    /// SPEC: memory follows the number of keys active within one window, not
+    /// the number ever seen. A million keys, one event each, 100 ns apart,
+    /// debounced over 1,000 ns: 10 are active at once (a key's timer, due
+    /// as the tenth key after it comes, fires first). What stays
+    /// allocated must follow those (plus the bounded list of idle keys the
+    /// table keeps, 1,024 today), and the buffer that held one 1 MB line must
+    /// be freed once its key is idle.
+    @Test func aMillionShortLivedKeysLeaveMemoryBounded() {
+        let keyCount = 1_000_000
+        let window: Nanoseconds = 1_000
+        let gap: Nanoseconds = 100
+        let activeAtMost = Int(window / gap)
+        let kept = 2_048
+        var scheduler = Scheduler(policy: Debounce<EventNumber>(window: window),
+                                  keys: ManyKeys<Debounce<EventNumber>.State>.self, sink: CountingSink(),
+                                  observer: NoObserver())
+        var key = Array("key-0000000".utf8)
+        let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        var heldAtMost = 0
+        for i in 0..<keyCount {
+            var n = i
+            for d in (4..<key.count).reversed() {
+                key[d] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            }
+            let t = Instant(i) * gap
+            key.withUnsafeBytes { k in
+                if i == keyCount / 2 {
+                    huge.withUnsafeBytes { try! scheduler.send($0, key: k, at: t, number: EventNumber(i + 1)) }
+                } else {
+                    try! scheduler.send(k, key: k, at: t, number: EventNumber(i + 1))
+                }
+            }
+            heldAtMost = max(heldAtMost, scheduler.heldKeys)
+        }
+        let footprint = scheduler.footprint
+        #expect(heldAtMost == activeAtMost)
+        #expect(footprint.slots <= kept, "slots allocated")
+        #expect(footprint.tableKeys <= kept, "keys in the key table")
+        // Every buffer the size of its line; the 1 MB one is gone.
+        #expect(footprint.lineBytes <= kept * 128, "bytes held for pending lines")
+        try! scheduler.finish()
+        #expect(scheduler.sink.count == keyCount)
+        #expect(scheduler.heldKeys == 0)
     }
 }

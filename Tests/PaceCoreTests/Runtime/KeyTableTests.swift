@@ -3,6 +3,7 @@
 
 import Testing
 @testable import PaceCore
+import PaceTesting
 
 private func find(_ table: borrowing KeyTable, _ key: String) -> Int32? {
     var key = key

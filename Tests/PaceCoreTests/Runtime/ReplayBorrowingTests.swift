@@ -11,6 +11,7 @@ import Glibc
 import Darwin
 #endif
 @testable import PaceCore
+import PaceTesting
 import Testing
 
 /// Runs replay over `input` with a reader of `capacity` bytes; returns stdout.
@@ -66,11 +67,7 @@ private func difference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
 struct ReplayBorrowingTests {
     @Test(arguments: [PolicyKind.debounce, .throttleLast, .leading, .throttleFirst], [false, true])
     func replayWritesWhatTheSchedulerWritesWhateverTheBufferSize(policy: PolicyKind, keyed: Bool) {
-        var state: UInt64 = 11
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: 11)
         let window: Nanoseconds = 5_000
         var lines: [(Instant, String, String)] = []
         var t: Instant = 1_000_000_000 * 1_000_000_000
@@ -78,9 +75,9 @@ struct ReplayBorrowingTests {
         // of bookkeeping allows (the scheduler then copies early).
         let keys = keyed ? 3_000 : 1
         for i in 0..<20_000 {
-            t += Instant([0, 1_000, 4_999, 5_000, 5_001, 20_000][next(6)])
-            let key = "k\(next(keys))"
-            let padding = String(repeating: "x", count: next(5) == 0 ? next(200) : next(8))
+            t += Instant([0, 1_000, 4_999, 5_000, 5_001, 20_000][rng.below(6)])
+            let key = "k\(rng.below(keys))"
+            let padding = String(repeating: "x", count: rng.below(5) == 0 ? rng.below(200) : rng.below(8))
             let seconds = t / 1_000_000_000
             let micros = t % 1_000_000_000 / 1_000
             let stamp = "\(seconds)." + String(String(micros + 1_000_000).dropFirst())

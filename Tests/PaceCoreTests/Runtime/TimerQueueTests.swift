@@ -4,25 +4,22 @@
 // a copy of a queue is its own.
 
 @testable import PaceCore
+import PaceTesting
 import Testing
 
 struct TimerQueueTests {
     @Test(arguments: [1, 2, 3, 16, 200])
     func popsTheEarliestTimerOfAModel(slots: Int) {
-        var state: UInt64 = UInt64(slots)
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: UInt64(slots))
         var queue = TimerQueue()
         // Each slot's deadline, and when it was set (ties go to the earlier).
         var model: [Int32: (due: Instant, order: Int)] = [:]
         var order = 0
         for _ in 0..<20_000 {
-            if next(3) > 0 || model.isEmpty {
-                let slot = Int32(next(slots))
+            if rng.below(3) > 0 || model.isEmpty {
+                let slot = Int32(rng.below(slots))
                 // A coarse grid of deadlines, so that ties are common.
-                let due = Instant(next(50))
+                let due = Instant(rng.below(50))
                 queue.set(slot: slot, due: due)
                 order += 1
                 model[slot] = (due, order)

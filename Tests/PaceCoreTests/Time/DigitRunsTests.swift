@@ -6,6 +6,7 @@
 // length, including the last eight bytes of a buffer where no word fits.
 
 @testable import PaceCore
+import PaceTesting
 import Testing
 
 /// The digits at `text[i...]` (at most 8), one byte at a time.

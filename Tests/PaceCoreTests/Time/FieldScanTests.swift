@@ -3,6 +3,7 @@
 // final `\r`, and bytes near space and tab in value.
 
 @testable import PaceCore
+import PaceTesting
 import Testing
 
 /// Field `field` (1-based) the plain way: split on runs of spaces and tabs,
@@ -25,15 +26,11 @@ private func referenceField(_ line: [UInt8], _ field: Int) -> Range<Int> {
 
 struct FieldScanTests {
     @Test func fieldsMatchAPlainSplit() {
-        var state: UInt64 = 5
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: 5)
         let alphabet: [UInt8] = [0x20, 0x20, 0x09, 0x0D, 0x21, 0x1F, 0x08, 0x0A, 0x29, 0x89, 0xA0, 0x00, 0x01]
             + Array("abcdefgh0123456789.:[".utf8)
         for _ in 0..<30_000 {
-            let line = (0..<next(40)).map { _ in alphabet[next(alphabet.count)] }
+            let line = (0..<rng.below(40)).map { _ in alphabet[rng.below(alphabet.count)] }
             line.withUnsafeBytes { raw in
                 for field in 1...5 {
                     #expect(fieldRange(raw, field: field) == referenceField(line, field), "\(line) field \(field)")

@@ -1,0 +1,22 @@
+// The one seeded generator of the tests. A randomized test must reproduce
+// exactly from its seed, on every machine and toolchain, which the standard
+// library's generator does not promise.
+
+/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence
+/// everywhere.
+public struct SplitMix64 {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<n (the modulo bias is irrelevant here).
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
