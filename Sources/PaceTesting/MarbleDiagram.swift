@@ -37,7 +37,7 @@ public let marbleTick: Nanoseconds = 10_000_000
 
 extension Int {
     /// This many default-length marble ticks, as a duration.
-    public var ticks: Nanoseconds { Nanoseconds(self) * marbleTick }
+    public var ticks: Nanoseconds { Int64(self) * marbleTick }
 }
 
 /// How marble events are assigned keys.
@@ -186,7 +186,7 @@ public struct MarbleDiagram: Equatable {
     /// them; a nil line is one a count stands for (any line matches).
     public func expected(tick: Nanoseconds) -> [(time: Instant, line: String?)] {
         steps.flatMap { step -> [(time: Instant, line: String?)] in
-            let time = Nanoseconds(step.tick) * tick
+            let time = instant(atTick: step.tick, tick)
             switch step.marks {
             case let .named(letters): return letters.map { (time, String($0)) }
             case let .counted(n): return Array(repeating: (time, nil), count: n)
@@ -214,12 +214,19 @@ extension MarbleDiagram.Step {
     }
 }
 
+/// The instant of tick `n`, ticks of `tick` from the origin.
+public func instant(atTick n: Int, _ tick: Nanoseconds) -> Instant { Instant(nanoseconds: Int64(n) * tick.count) }
+
 /// The tick an emission falls in (the one before, between ticks), and
 /// whether it falls exactly on it.
 func tickOf(_ time: Instant, tick: Nanoseconds) -> (Int, onGrid: Bool) {
-    let (q, r) = time.quotientAndRemainder(dividingBy: tick)
+    let (q, r) = time.nanoseconds.quotientAndRemainder(dividingBy: tick.count)
     return (Int(r < 0 ? q - 1 : q), r == 0)
 }
 
 /// How --marbles draws `count` events in one column: `2`-`9`, or `*`.
 func cell(count: Int) -> Character { count <= 9 ? Character(String(count)) : "*" }
+
+/// The instant of tick `n` at the default tick length: a moment, where
+/// `n.ticks` is a length of time.
+public func tick(_ n: Int) -> Instant { instant(atTick: n, marbleTick) }

@@ -31,11 +31,11 @@ public func expectMarbles<P: Policy>(
     let byTick = rows.flatMap { row in row.input.steps.map { (tick: $0.tick, row: row, letters: $0.letters) } }
         .enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element)
     for step in byTick {
-        clock.advance(to: Nanoseconds(step.tick) * tick)
+        clock.advance(to: instant(atTick: step.tick, tick))
         for letter in step.letters { clock.send(step.row.line(letter), key: step.row.key ?? "") }
     }
     let end = rows.map { $0.input.end ?? $0.input.length }.max() ?? 0
-    clock.advance(to: Nanoseconds(end) * tick)
+    clock.advance(to: instant(atTick: end, tick))
     clock.finish()
 
     var matched = 0

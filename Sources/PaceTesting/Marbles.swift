@@ -29,15 +29,15 @@ public func expectMarbles<P: Policy>(
     }
 
     for step in inputDiagram.steps {
-        clock.advance(to: Nanoseconds(step.tick) * tick)
+        clock.advance(to: instant(atTick: step.tick, tick))
         for event in step.letters { clock.send(String(event), key: keys.key(of: event)) }
     }
     var problems: [String] = []
     if let end = inputDiagram.end {
-        clock.advance(to: Nanoseconds(end) * tick)
+        clock.advance(to: instant(atTick: end, tick))
         clock.finish()
     } else {
-        let last = Nanoseconds(max(inputDiagram.length, outputDiagram.length) - 1) * tick
+        let last = instant(atTick: max(inputDiagram.length, outputDiagram.length) - 1, tick)
         if last > clock.now { clock.advance(to: last) }
         if let due = clock.nextDeadline {
             problems.append("a timer is still pending at the last tick (due at \(describe(due, tick: tick))): end the input with '|' or draw more ticks")
@@ -56,7 +56,7 @@ public func expectMarbles<P: Policy>(
 }
 
 private func describe(_ time: Instant, tick: Nanoseconds) -> String {
-    time % tick == 0 ? "tick \(time / tick)" : "\(time) ns, between ticks"
+    time.nanoseconds % tick.count == 0 ? "tick \(time.nanoseconds / tick.count)" : "\(time) ns, between ticks"
 }
 
 /// The three diagrams one above the other, columns aligned tick by tick, and
@@ -99,7 +99,7 @@ private func render(input: MarbleDiagram, expected: MarbleDiagram, actual: [Emis
             cell + String(repeating: " ", count: width - cell.count)
         }.joined()
     }
-    let tickText = tick % 1_000_000 == 0 ? "\(tick / 1_000_000) ms" : "\(tick) ns"
+    let tickText = tick.count % 1_000_000 == 0 ? "\(tick.count / 1_000_000) ms" : "\(tick) ns"
     lines.append("(one tick = \(tickText))")
     let expectedText = expected.expected(tick: tick).map { "\($0.line ?? "any")@\($0.time)" }.joined(separator: ", ")
     lines.append("expected emissions: [\(expectedText)]")

@@ -246,7 +246,7 @@ private func duration(_ text: String, for spelling: String) throws(UsageError) -
     switch parseDuration(text) {
     case let .success(ns):
         guard ns > 0 else { throw UsageError("'\(spelling)' must be greater than zero (got '\(text)')", hint: durationHint) }
-        return ns
+        return Nanoseconds(ns)
     case let .failure(error):
         let why: String
         switch error {

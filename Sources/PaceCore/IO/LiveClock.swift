@@ -108,7 +108,7 @@ public struct SystemLiveClock: LiveClock {
     private func read(_ clock: clockid_t) -> Instant {
         var now = timespec()
         clock_gettime(clock, &now)
-        return Instant(now.tv_sec) &* 1_000_000_000 &+ Instant(now.tv_nsec)
+        return Instant(nanoseconds: Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec))
     }
 
     public mutating func wait(until deadline: Instant?) -> LiveWake {
@@ -118,7 +118,7 @@ public struct SystemLiveClock: LiveClock {
         if let deadline {
             // Relative to a reading taken just now: the wait can only end
             // later than the deadline, never earlier, so no wake-up is wasted.
-            let remaining = max(0, deadline.saturatingAdd(-monotonicNow()))
+            let remaining = max(0, deadline.saturatingDistance(from: monotonicNow()).count)
             timeout.tv_sec = Int(remaining / 1_000_000_000)
             timeout.tv_nsec = Int(remaining % 1_000_000_000)
         }

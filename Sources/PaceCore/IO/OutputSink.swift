@@ -104,8 +104,8 @@ let maxSecondsLength = 20
 @inline(__always)
 public func formatSeconds(_ time: Instant, into out: UnsafeMutableRawPointer) -> Int {
     // Floor to microseconds, so -1 ns is -0.000001, not -0.000000.
-    var micros = time / 1_000
-    if time % 1_000 < 0 { micros -= 1 }
+    var micros = time.nanoseconds / 1_000
+    if time.nanoseconds % 1_000 < 0 { micros -= 1 }
     var i = 0
     if micros < 0 {
         out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 0, as: UInt8.self)

@@ -39,7 +39,7 @@ public struct LiveTimeline: Equatable, Sendable {
     /// The instant of a monotonic reading: floored to the microsecond.
     @inline(__always)
     public func instant(atMonotonic monotonic: Instant) -> Instant {
-        floorToMicrosecond(wallAtStart.saturatingAdd(monotonic.saturatingAdd(-monotonicAtStart)))
+        floorToMicrosecond(wallAtStart.saturatingAdd(monotonic.saturatingDistance(from: monotonicAtStart)))
     }
 
     /// The earliest monotonic reading whose instant is at or after `instant`:
@@ -48,7 +48,7 @@ public struct LiveTimeline: Equatable, Sendable {
     /// is not on a whole microsecond, and wait again for nothing.
     @inline(__always)
     public func monotonic(reaching instant: Instant) -> Instant {
-        monotonicAtStart.saturatingAdd(ceilingToMicrosecond(instant).saturatingAdd(-wallAtStart))
+        monotonicAtStart.saturatingAdd(ceilingToMicrosecond(instant).saturatingDistance(from: wallAtStart))
     }
 }
 
@@ -56,14 +56,15 @@ private let nanosecondsPerMicrosecond: Int64 = 1_000
 
 @inline(__always)
 func floorToMicrosecond(_ t: Instant) -> Instant {
-    let remainder = t % nanosecondsPerMicrosecond
-    return remainder < 0 ? t - remainder - nanosecondsPerMicrosecond : t - remainder
+    let remainder = t.nanoseconds % nanosecondsPerMicrosecond
+    let floor = remainder < 0 ? t.nanoseconds - remainder - nanosecondsPerMicrosecond : t.nanoseconds - remainder
+    return Instant(nanoseconds: floor)
 }
 
 @inline(__always)
 func ceilingToMicrosecond(_ t: Instant) -> Instant {
     let floor = floorToMicrosecond(t)
-    return floor == t ? t : floor.saturatingAdd(nanosecondsPerMicrosecond)
+    return floor == t ? t : floor.saturatingAdd(Nanoseconds(nanosecondsPerMicrosecond))
 }
 
 // MARK: - The mode

@@ -78,8 +78,8 @@ public struct MarbleRecording: Equatable, Sendable {
 
         func column(_ t: Instant) -> Int {
             guard span > 0 else { return 0 }
-            let product = (t - start).multipliedFullWidth(by: Int64(columns - 1))
-            return Int(span.dividingFullWidth(product).quotient)
+            let product = (t - start).count.multipliedFullWidth(by: Int64(columns - 1))
+            return Int(span.count.dividingFullWidth(product).quotient)
         }
         func row(_ marks: [Mark], key: Int) -> String {
             var counts = [Int](repeating: 0, count: columns)
@@ -108,7 +108,7 @@ public struct MarbleRecording: Equatable, Sendable {
         }
 
         let perColumn = columns > 1 ? span / Int64(columns - 1) : 0
-        var text = "pace: marbles: \(secondsString(start)) s to \(secondsString(end)) s, \(secondsString(perColumn)) s per column\n"
+        var text = "pace: marbles: \(secondsString(start)) s to \(secondsString(end)) s, \(secondsString(Instant(nanoseconds: perColumn.count))) s per column\n"
         func line(_ label: String, _ cells: String) -> String {
             cells.isEmpty ? "  " + label + "\n" : "  " + pad(label) + " " + cells + "\n"
         }

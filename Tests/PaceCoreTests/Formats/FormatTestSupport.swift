@@ -12,7 +12,7 @@ import Testing
 
 /// Epoch seconds plus a fraction in nanoseconds, as an Instant.
 func ns(_ seconds: Int64, _ nanoseconds: Int64 = 0) -> Instant {
-    seconds * 1_000_000_000 + nanoseconds
+    Instant(nanoseconds: seconds * 1_000_000_000 + nanoseconds)
 }
 
 /// 2026-11-29T12:00:00Z, SPEC's example instant.

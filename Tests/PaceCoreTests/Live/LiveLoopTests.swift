@@ -13,14 +13,14 @@ import PaceCore
 import PaceTesting
 
 /// Offsets in milliseconds.
-private func ms(_ value: Double) -> Nanoseconds { Nanoseconds((value * 1_000_000).rounded()) }
+private func ms(_ value: Double) -> Nanoseconds { Nanoseconds(Int64((value * 1_000_000).rounded())) }
 
 /// 2026-11-29T12:00:00.123456789Z: a wall clock with sub-microsecond digits.
 private let wallAtStart: Instant = 1_795_953_600_123_456_789
 
 /// The instant live mode gives something `offset` after the start.
 private func liveInstant(_ offset: Nanoseconds) -> Instant {
-    LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0).instant(atMonotonic: offset)
+    LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0).instant(atMonotonic: 0 + offset)
 }
 
 private func runScripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step: ScriptedClock.Step)],
@@ -32,7 +32,7 @@ private func runScripted(_ arguments: [String], _ steps: [(at: Nanoseconds, step
 /// The monotonic offset the loop should wake at for a timer due at `instant`.
 private func wake(at instant: Instant) -> Nanoseconds {
     let timeline = LiveTimeline(wallAtStart: wallAtStart, monotonicAtStart: 0)
-    return timeline.monotonic(reaching: instant)
+    return timeline.monotonic(reaching: instant) - 0
 }
 
 @Suite("Live loop")
@@ -275,6 +275,6 @@ struct LiveLoopTests {
         let early = LiveTimeline(wallAtStart: -1, monotonicAtStart: 0)
         #expect(early.instant(atMonotonic: 0) == -1_000)
         // A saturated deadline does not trap.
-        #expect(timeline.monotonic(reaching: .max) > Instant.max / 2)
+        #expect(timeline.monotonic(reaching: .max) > Instant(nanoseconds: .max / 2))
     }
 }

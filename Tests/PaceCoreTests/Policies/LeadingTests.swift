@@ -72,8 +72,8 @@ import Testing
     @Test func liveEndEmitsNothingMore() {
         var run = SchedulerRun(leading)
         run.send("a", at: 0)
-        run.send("b", at: 1.ticks)
-        run.finishLive(at: 2.ticks)
+        run.send("b", at: tick(1))
+        run.finishLive(at: tick(2))
         #expect(run.emissions == [Emission(time: 0, "a")])
         #expect(run.isQuiet)
     }
@@ -103,15 +103,15 @@ import Testing
     @Test func idleKeysAreForgotten() {
         var clock = TestClock(policy: leading, keyed: true)
         clock.send("x1", key: "x")
-        clock.advance(to: 1.ticks)
+        clock.advance(to: tick(1))
         clock.send("y1", key: "y")
-        clock.advance(to: 2.ticks)
+        clock.advance(to: tick(2))
         clock.send("x2", key: "x")  // dropped, but keeps x's burst on until 5
-        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: 1.ticks, "y1")])
+        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1")])
         #expect(clock.heldKeys == 2)
-        clock.advance(to: 4.ticks)
+        clock.advance(to: tick(4))
         #expect(clock.heldKeys == 1)
-        clock.advance(to: 5.ticks)
+        clock.advance(to: tick(5))
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
         #expect(clock.takeEmissions() == [])

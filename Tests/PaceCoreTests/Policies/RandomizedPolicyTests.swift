@@ -83,10 +83,10 @@ struct RandomCase: CustomStringConvertible {
         var rng = SplitMix64(seed: seed &* 0x1_0000 &+ variantIndex &* 2 &+ (keyed ? 1 : 0))
         let g = Self.grid
 
-        let window = g * Nanoseconds(1 + rng.below(4))
+        let window = g * Int64(1 + rng.below(4))
         switch variant {
         case .debounce: policy = .debounce(window: window, maxWait: nil)
-        case .debounceMaxWait: policy = .debounce(window: window, maxWait: window + g * Nanoseconds(rng.below(4)))
+        case .debounceMaxWait: policy = .debounce(window: window, maxWait: window + g * Int64(rng.below(4)))
         case .leading: policy = .leading(window: window)
         case .throttleFirst: policy = .throttleFirst(window: window)
         case .throttleLast: policy = .throttleLast(window: window)
@@ -104,9 +104,9 @@ struct RandomCase: CustomStringConvertible {
                 // Same instant as the previous event.
             } else if roll < 85 {
                 // Up to D exactly: later events keep landing on deadlines.
-                time += g * Nanoseconds(1 + rng.below(Int(window / g)))
+                time += g * Int64(1 + rng.below(Int(window / g)))
             } else {
-                time += g * Nanoseconds(rng.below(4 * Int(window / g)))
+                time += g * Int64(rng.below(4 * Int(window / g)))
             }
             let key = pool[rng.below(keyCount)]
             // Lines of varied length, so held bytes are copied and buffers
@@ -114,7 +114,7 @@ struct RandomCase: CustomStringConvertible {
             let line = "e\(i)" + String(repeating: "x", count: rng.below(3) == 0 ? rng.below(40) : 0)
             events.append(ReferenceEvent(time: time, key: key, line: line))
         }
-        liveEnd = (events.last?.time ?? 0) + g * Nanoseconds(rng.below(Int(2 * window / g) + 1))
+        liveEnd = (events.last?.time ?? 0) + g * Int64(rng.below(Int(2 * window / g) + 1))
     }
 }
 

@@ -205,9 +205,9 @@ enum ReferenceModel {
     }
 
     @Test func readmeExample() {
-        let input = events([(0, "s"), (90 * ms, "sw"), (170 * ms, "swi"), (260 * ms, "swift")])
+        let input = events([(0, "s"), (0 + 90 * ms, "sw"), (0 + 170 * ms, "swi"), (0 + 260 * ms, "swift")])
         #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 300 * ms, maxWait: nil), keyed: false)
-            == [Emission(time: 560 * ms, "swift")])
+            == [Emission(time: 0 + 560 * ms, "swift")])
     }
 
     @Test func silenceOfExactlyDIsSilence() {

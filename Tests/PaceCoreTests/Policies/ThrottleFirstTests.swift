@@ -65,8 +65,8 @@ import Testing
     @Test func liveEndEmitsNothingMore() {
         var run = SchedulerRun(throttle)
         run.send("a", at: 0)
-        run.send("b", at: 1.ticks)
-        run.finishLive(at: 2.ticks)
+        run.send("b", at: tick(1))
+        run.finishLive(at: tick(2))
         #expect(run.emissions == [Emission(time: 0, "a")])
         #expect(run.isQuiet)
     }
@@ -94,17 +94,17 @@ import Testing
     @Test func idleKeysAreForgotten() {
         var clock = TestClock(policy: throttle, keyed: true)
         clock.send("x1", key: "x")
-        clock.advance(to: 1.ticks)
+        clock.advance(to: tick(1))
         clock.send("y1", key: "y")
-        clock.advance(to: 2.ticks)
+        clock.advance(to: tick(2))
         clock.send("x2", key: "x")  // dropped; x's window still ends at 3
         #expect(clock.heldKeys == 2)
-        clock.advance(to: 3.ticks)
+        clock.advance(to: tick(3))
         #expect(clock.heldKeys == 1)
-        clock.advance(to: 4.ticks)
+        clock.advance(to: tick(4))
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
-        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: 1.ticks, "y1")])
+        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1")])
     }
 
     // MARK: - The reducer, value by value

@@ -66,9 +66,9 @@ import Testing
     @Test func liveEndEmitsThePendingEventAtOnce() {
         var run = SchedulerRun(throttle)
         run.send("a", at: 0)
-        run.send("b", at: 1.ticks)
-        run.finishLive(at: 2.ticks)
-        #expect(run.emissions == [Emission(time: 0, "a"), Emission(time: 2.ticks, "b")])
+        run.send("b", at: tick(1))
+        run.finishLive(at: tick(2))
+        #expect(run.emissions == [Emission(time: 0, "a"), Emission(time: tick(2), "b")])
         #expect(run.isQuiet)
     }
 
@@ -98,19 +98,19 @@ import Testing
     @Test func aWindowReopenedByATrailingEmissionKeepsTheKey() {
         var clock = TestClock(policy: throttle, keyed: true)
         clock.send("x1", key: "x")
-        clock.advance(to: 1.ticks)
+        clock.advance(to: tick(1))
         clock.send("x2", key: "x")
         clock.send("y1", key: "y")
         #expect(clock.heldKeys == 2)
-        clock.advance(to: 3.ticks)
-        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: 1.ticks, "y1"), Emission(time: 3.ticks, "x2")])
+        clock.advance(to: tick(3))
+        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1"), Emission(time: tick(3), "x2")])
         // x2 opened [3, 6) for x; y's window ends at 4.
         #expect(clock.heldKeys == 2)
-        clock.advance(to: 4.ticks)
+        clock.advance(to: tick(4))
         #expect(clock.heldKeys == 1)
-        clock.advance(to: 5.ticks)
+        clock.advance(to: tick(5))
         #expect(clock.heldKeys == 1)
-        clock.advance(to: 6.ticks)
+        clock.advance(to: tick(6))
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
         #expect(clock.takeEmissions() == [])

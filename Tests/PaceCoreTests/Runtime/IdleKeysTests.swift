@@ -19,7 +19,7 @@ struct IdleKeysTests {
         var peak = 0
         var t: Instant = 0
         for i in 0..<60_000 {
-            t += Instant([0, 1, 10, 100][rng.below(4)])
+            t += Nanoseconds([0, 1, 10, 100][rng.below(4)])
             let key = "key\(rng.below(keyCount))"
             let line = "\(i) \(key)"
             windowEnd = windowEnd.filter { $0.value > t }
@@ -73,7 +73,7 @@ struct IdleKeysMemoryTests {
                 key[d] = UInt8(ascii: "0") + UInt8(n % 10)
                 n /= 10
             }
-            let t = Instant(i) * gap
+            let t = Instant(nanoseconds: Int64(i) * gap.count)
             key.withUnsafeBytes { k in
                 if i == keyCount / 2 {
                     huge.withUnsafeBytes { try! scheduler.send($0, key: k, at: t, number: EventNumber(i + 1)) }

@@ -298,7 +298,7 @@ struct InsightTests {
         let span = max(13, output.count - 1)
         let run = replay([flag, "300ms", "--replay", "--time-format", "unix", "--marbles"], input, columns: span + 7)
         let drawn = try #require(run.report.marbles)
-        #expect(drawn.hasPrefix("pace: marbles: 0.000000 s to \(secondsString(Instant(span) * tick)) s, 0.100000 s per column\n"))
+        #expect(drawn.hasPrefix("pace: marbles: 0.000000 s to \(secondsString(Instant(nanoseconds: Int64(span) * tick.count))) s, 0.100000 s per column\n"))
         #expect(drawn.contains("\n  in  a-b-c------d-e\n  out \(output)\n"))
         func check<P: Policy>(_ policy: P, other: P) where P.Payload == EventNumber {
             // The drawing as it is, and the README's rows, say the same.

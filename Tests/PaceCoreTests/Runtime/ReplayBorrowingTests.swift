@@ -70,18 +70,18 @@ struct ReplayBorrowingTests {
         var rng = SplitMix64(seed: 11)
         let window: Nanoseconds = 5_000
         var lines: [(Instant, String, String)] = []
-        var t: Instant = 1_000_000_000 * 1_000_000_000
+        var t = Instant(nanoseconds: 1_000_000_000 * 1_000_000_000)
         // Many keys, so that more lines are held back than one read's worth
         // of bookkeeping allows (the scheduler then copies early).
         let keys = keyed ? 3_000 : 1
         for i in 0..<20_000 {
-            t += Instant([0, 1_000, 4_999, 5_000, 5_001, 20_000][rng.below(6)])
+            t += Nanoseconds([0, 1_000, 4_999, 5_000, 5_001, 20_000][rng.below(6)])
             let key = "k\(rng.below(keys))"
             let padding = String(repeating: "x", count: rng.below(5) == 0 ? rng.below(200) : rng.below(8))
-            let seconds = t / 1_000_000_000
-            let micros = t % 1_000_000_000 / 1_000
+            let seconds = t.nanoseconds / 1_000_000_000
+            let micros = t.nanoseconds % 1_000_000_000 / 1_000
             let stamp = "\(seconds)." + String(String(micros + 1_000_000).dropFirst())
-            lines.append((t / 1_000 * 1_000, "\(stamp) \(key) \(i) \(padding)", key))
+            lines.append((Instant(nanoseconds: t.nanoseconds / 1_000 * 1_000), "\(stamp) \(key) \(i) \(padding)", key))
         }
         let input = Array(lines.map { $0.1 + "\n" }.joined().utf8)
         var configuration = Configuration(policy: policy, window: window)

@@ -88,7 +88,7 @@ func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
 
 /// The calendar year (UTC) that contains `t`.
 func civilYear(of t: Instant) -> Int {
-    let days = Int(floorDivide(t, Int64(secondsPerDay) * nanosecondsPerSecond))
+    let days = Int(floorDivide(t.nanoseconds, Int64(secondsPerDay) * nanosecondsPerSecond))
     // 146097 days make 400 Gregorian years: the estimate is off by a year at
     // most, one way or the other, which its January 1st tells.
     let year = 1970 + floorDivide(days * 400, 146_097)
@@ -165,6 +165,11 @@ extension CivilStamp {
 /// still converts.
 @inline(__always)
 func instantFrom(seconds: Int64, nanoseconds: Int64) -> Instant? {
+    nanosecondsFrom(seconds: seconds, nanoseconds: nanoseconds).map(Instant.init(nanoseconds:))
+}
+
+/// `instantFrom`, as a count of nanoseconds since the epoch.
+func nanosecondsFrom(seconds: Int64, nanoseconds: Int64) -> Int64? {
     let (scaledSeconds, carried) = seconds < 0 && nanoseconds > 0
         ? (seconds + 1, nanoseconds - nanosecondsPerSecond)
         : (seconds, nanoseconds)

@@ -51,7 +51,7 @@ func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausible
     let (ns, o) = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     let (total, o2) = ns.addingReportingOverflow(Int64(fraction &* powerOfTen(9 &- fractionDigits)))
     if o || o2 { return .bad(.outOfRange) }
-    return .time(total, length: i &- start)
+    return .time(Instant(nanoseconds: total), length: i &- start)
 }
 
 /// `parseUnixSeconds` one digit at a time, with overflow checks: every shape
@@ -87,7 +87,7 @@ func parseUnixSecondsByDigit(_ text: UnsafeRawBufferPointer, from start: Int, pl
     let (ns, o) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     let (total, o2) = ns.addingReportingOverflow(fraction)
     if o || o2 { return .bad(.outOfRange) }
-    return .time(negative ? -total : total, length: i - start)
+    return .time(Instant(nanoseconds: negative ? -total : total), length: i - start)
 }
 
 /// `unix-ms`: integer milliseconds. `plausibleOnly`: 12 or 13 digits, no fraction.
@@ -109,7 +109,7 @@ func parseUnixMilliseconds(_ text: UnsafeRawBufferPointer, from start: Int, plau
     if overflow { return .bad(.outOfRange) }
     let (ns, o) = ms.multipliedReportingOverflow(by: 1_000_000)
     if o { return .bad(.outOfRange) }
-    return .time(negative ? -ns : ns, length: i - start)
+    return .time(Instant(nanoseconds: negative ? -ns : ns), length: i - start)
 }
 
 /// `offset`: a duration with its unit since an arbitrary origin (`90ms`,
@@ -124,7 +124,7 @@ func parseOffset(_ text: UnsafeRawBufferPointer, from start: Int) -> FormatResul
     }
     let (result, end) = scanDuration(text, from: i)
     switch result {
-    case let .success(ns): return .time(negative ? -ns : ns, length: end - start)
+    case let .success(ns): return .time(Instant(nanoseconds: negative ? -ns : ns), length: end - start)
     case .failure(.tooLarge): return .bad(.outOfRange)
     case .failure: return .noMatch
     }

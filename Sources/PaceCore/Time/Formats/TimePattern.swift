@@ -211,8 +211,8 @@ func parsePattern(_ pattern: TimePattern, _ text: UnsafeRawBufferPointer, from s
     if pattern.hasEpoch {
         // The sign covers the fraction too, as for `--time-format unix`:
         // `-1.5` is a second and a half before the epoch.
-        let magnitude = epochOverflow ? nil : instantFrom(seconds: epochSeconds, nanoseconds: stamp.nanoseconds)
-        resolution = magnitude.map { .instant(epochNegative ? -$0 : $0) } ?? .outOfRange
+        let magnitude = epochOverflow ? nil : nanosecondsFrom(seconds: epochSeconds, nanoseconds: stamp.nanoseconds)
+        resolution = magnitude.map { .instant(Instant(nanoseconds: epochNegative ? -$0 : $0)) } ?? .outOfRange
     } else if !pattern.hasYear && pattern.hasDate {
         resolution = resolveYearless(stamp, context: context)
     } else {

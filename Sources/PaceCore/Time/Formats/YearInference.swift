@@ -22,8 +22,8 @@ func resolveYearless(_ stamp: CivilStamp, context: YearContext) -> Resolution {
     let latestYear = civilYear(of: latest)
     // The latest time as whole seconds and a fraction in 0 ..< 1 s, split
     // without multiplying back (which would overflow at Int64.min).
-    var latestSeconds = latest / nanosecondsPerSecond
-    var latestFraction = latest % nanosecondsPerSecond
+    var latestSeconds = latest.nanoseconds / nanosecondsPerSecond
+    var latestFraction = latest.nanoseconds % nanosecondsPerSecond
     if latestFraction < 0 {
         latestSeconds -= 1
         latestFraction += nanosecondsPerSecond
