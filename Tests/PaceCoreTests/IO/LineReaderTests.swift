@@ -4,18 +4,10 @@
 import Glibc
 import Testing
 @testable import PaceCore
+import PaceTesting
 
-/// Writes `bytes` to a temporary file and returns a descriptor open on it.
-private func descriptor(for bytes: [UInt8]) throws -> Int32 {
-    var template = Array("/tmp/pace-linereader-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    try #require(fd >= 0)
-    unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    try #require(written == bytes.count)
-    lseek(fd, 0, SEEK_SET)
-    return fd
-}
+/// A descriptor open on `bytes` (an in-memory file).
+private func descriptor(for bytes: [UInt8]) throws -> Int32 { memoryFile(bytes) }
 
 private func lines(of bytes: [UInt8], capacity: Int) throws -> [[UInt8]] {
     let fd = try descriptor(for: bytes)

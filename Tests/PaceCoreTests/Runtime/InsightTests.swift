@@ -22,13 +22,7 @@ private func replay(_ arguments: [String], _ input: String, columns: Int = 80) -
     guard case let .success(.run(configuration)) = parseArguments(arguments) else {
         preconditionFailure("bad arguments \(arguments)")
     }
-    var template = Array("/tmp/pace-insight-XXXXXX".utf8CString)
-    let inFD = mkstemp(&template)
-    precondition(inFD >= 0)
-    unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    var bytes = Array(input.utf8)
-    bytes.withUnsafeMutableBytes { _ = write(inFD, $0.baseAddress, $0.count) }
-    lseek(inFD, 0, SEEK_SET)
+    let inFD = memoryFile(Array(input.utf8))
     let output = ScriptedClock.Pipe()
     let trace = ScriptedClock.Pipe()
     var reader = LineReader(fd: inFD)

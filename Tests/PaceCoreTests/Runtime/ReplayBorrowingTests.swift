@@ -14,30 +14,16 @@ import Darwin
 import PaceTesting
 import Testing
 
-/// Runs replay over `input` with a reader of `capacity` bytes; returns stdout.
+/// Runs replay over `input` with a reader of `capacity` bytes; returns what
+/// it emitted, each line followed by `\n`.
 private func replay(_ configuration: Configuration, _ input: [UInt8], capacity: Int) -> [UInt8] {
-    var template = Array("/tmp/pace-borrow-XXXXXX".utf8CString)
-    let inFD = mkstemp(&template)
-    precondition(inFD >= 0)
-    let inPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    input.withUnsafeBytes { _ = write(inFD, $0.baseAddress, $0.count) }
-    lseek(inFD, 0, SEEK_SET)
-    var outTemplate = Array("/tmp/pace-borrow-out-XXXXXX".utf8CString)
-    let outFD = mkstemp(&outTemplate)
-    precondition(outFD >= 0)
-    let outPath = String(decoding: outTemplate.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let inFD = memoryFile(input)
+    defer { close(inFD) }
     var reader = LineReader(fd: inFD, capacity: capacity)
-    let report = runReplay(configuration, defaultYear: 2026, input: &reader, outputFD: outFD, pendingSignal: { 0 })
+    var sink = RecordingSink()
+    let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, pendingSignal: { 0 })
     #expect(report.end == .endOfInput)
-    let size = Int(lseek(outFD, 0, SEEK_END))
-    lseek(outFD, 0, SEEK_SET)
-    var output = [UInt8](repeating: 0, count: size)
-    output.withUnsafeMutableBytes { _ = read(outFD, $0.baseAddress, size) }
-    close(inFD)
-    close(outFD)
-    unlink(inPath)
-    unlink(outPath)
-    return output
+    return sink.emissions.flatMap { $0.line + [0x0A] }
 }
 
 /// The same lines through the scheduler's copying `send`.
