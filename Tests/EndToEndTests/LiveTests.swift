@@ -5,11 +5,7 @@
 
 import Foundation
 import Testing
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 private func monotonicSeconds() -> Double {
     var now = timespec()

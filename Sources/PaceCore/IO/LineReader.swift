@@ -3,15 +3,12 @@
 // The buffer grows only for a line longer than itself (a 100 MB line is one
 // event) and otherwise is reused for the whole stream.
 //
-// Two ways to drive it: `next()` blocks in read(2) as replay wants; live mode
+// Two ways to drive it: replay calls `fill(beforeWaiting:)`, which waits in
+// ppoll (where signals are delivered) when nothing is there to read; live mode
 // takes the lines already buffered with `nextBuffered()` and calls `fill()`
-// only when poll(2) says input is ready.
+// only when its clock's wait says input is ready.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 public struct LineReader: ~Copyable {
     public enum Fill: Equatable {
@@ -43,9 +40,12 @@ public struct LineReader: ~Copyable {
     /// Where the newline search resumes (bytes before it hold no newline).
     private var scanned = 0
     private var atEnd = false
+    /// A pipe, socket or terminal: read(2) could wait for a writer.
+    private let canWait: Bool
 
     public init(fd: Int32, capacity: Int = LineReader.defaultCapacity) {
         self.fd = fd
+        self.canWait = canStall(fd)
         self.capacity = max(capacity, 16)
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
@@ -111,6 +111,29 @@ public struct LineReader: ~Copyable {
         }
         let error = errno
         return error == EINTR ? .interrupted : .failed(error)
+    }
+
+    /// `fill()` that never sleeps in read(2), where SIGINT and SIGTERM are
+    /// blocked (see Platform/Linux.swift): when the input can stall and has
+    /// nothing to read now (a zero-timeout poll says so, or read(2) says
+    /// EAGAIN on a non-blocking descriptor), it calls `beforeWaiting` (replay
+    /// flushes what it has decided) and waits in ppoll, where a signal ends
+    /// the wait as `.interrupted`. A regular file is read at once: no poll,
+    /// no flush, so a batch replay still writes in large blocks.
+    public mutating func fill<E: Error>(beforeWaiting: () throws(E) -> Void) throws(E) -> Fill {
+        if atEnd { return .endOfInput }
+        if canWait && !isReadableNow(fd) {
+            try beforeWaiting()
+            if awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+        }
+        while true {
+            let result = fill()
+            guard result == .failed(EAGAIN) || result == .failed(EWOULDBLOCK) else { return result }
+            // Someone else drained a shared descriptor between the poll and
+            // the read: wait for the next bytes.
+            try beforeWaiting()
+            if awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+        }
     }
 
     /// The next line, reading as needed (blocking).

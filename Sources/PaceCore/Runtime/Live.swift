@@ -7,14 +7,11 @@
 // shares the instant taken right after the read. Timers due at or before it
 // fire first (Scheduler.send advances the clock before each event).
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The timeline live mode acts on, and the one `--record` and `--emit-time`
-/// show: the wall clock when pace started plus the monotonic time since.
+/// show: the wall clock when pace started plus the monotonic time since
+/// (CLOCK_BOOTTIME, which counts time suspended).
 ///
 /// Every instant on it is floored to a whole microsecond. The record file
 /// keeps microseconds, and `pace --replay --time-format record` must
@@ -27,7 +24,7 @@ import Darwin
 public struct LiveTimeline: Equatable, Sendable {
     /// CLOCK_REALTIME at start (ns since the Unix epoch).
     public let wallAtStart: Instant
-    /// CLOCK_MONOTONIC at start.
+    /// The monotonic clock (CLOCK_BOOTTIME) at start.
     public let monotonicAtStart: Instant
 
     public init(wallAtStart: Instant, monotonicAtStart: Instant) {
@@ -151,6 +148,9 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
             // Signals are blocked outside the wait (see SystemLiveClock), so
             // one that arrives after this check interrupts the wait below.
             let signal = pendingSignal()
+            if Signals.takeStatsRequest() {
+                report.writeStatsSoFar(scheduler.stats, topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+            }
             if signal != 0 {
                 report.end = .signal(signal)
                 now = timeline.instant(atMonotonic: clock.monotonicNow())
@@ -212,10 +212,7 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
     } catch {
         // stdout failed: the record file still gets the lines of the last read.
         if record?.failure == nil { try? record?.flush() }
-        switch error {
-        case .brokenPipe: report.end = .brokenPipe
-        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
-        }
+        report.end(by: error, held: scheduler.heldEvents)
     }
     record?.release()
     output = scheduler.sink
@@ -250,7 +247,7 @@ private struct RecordWriter {
         let named: OutputError
         switch error {
         case .brokenPipe: named = .failed(target: target, errno: EPIPE)
-        case .failed: named = error
+        case .failed, .interrupted: named = error
         }
         failure = named
         return named

@@ -69,6 +69,10 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                 // here, before read(2) can block on an idle pipe; one that
                 // comes during the read interrupts it (no SA_RESTART).
                 let signal = pendingSignal()
+                if Signals.takeStatsRequest() {
+                    report.writeStatsSoFar(scheduler.stats, clamped: clock.clamped,
+                                           topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+                }
                 if signal != 0 {
                     // Input ends here, as at end of input: an unfinished
                     // last line is still a line.
@@ -76,7 +80,8 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                     if input.endInput() { continue reading }
                     break reading
                 }
-                switch input.fill() {
+                // About to wait for input: what is decided goes out first.
+                switch try input.fill(beforeWaiting: { () throws(OutputError) in try scheduler.sink.flush() }) {
                 case .data:
                     continue reading
                 case .endOfInput:
@@ -127,10 +132,7 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
         try scheduler.finish()
         try scheduler.sink.flush()
     } catch {
-        switch error {
-        case .brokenPipe: report.end = .brokenPipe
-        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
-        }
+        report.end(by: error, held: scheduler.heldEvents)
     }
     scheduler.sink.release()
     report.scheduler = scheduler.stats

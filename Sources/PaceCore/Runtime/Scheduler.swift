@@ -162,6 +162,15 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
     /// When the next timer is due, if any (live mode sleeps until then).
     public var nextDeadline: Instant? { keyed ? timers.first?.due : soleDue }
 
+    /// Events held back now (each would be emitted later): what a run ended
+    /// at once by a second signal does not write. Walks every slot.
+    public var heldEvents: Int64 {
+        if !keyed { return policy.pending(in: sole.state) == nil ? 0 : 1 }
+        var held: Int64 = 0
+        for slot in slots where !slot.idle && policy.pending(in: slot.state) != nil { held += 1 }
+        return held
+    }
+
     /// Number of keys with state held (for memory checks and tests).
     public var heldKeys: Int { keyed ? keys.count - idleCount : 1 }
 

@@ -8,11 +8,7 @@
 // It is a value with copy-on-write, like the arrays it replaces, so that the
 // Scheduler stays a value: a copy of it never sees the other's lines change.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct SlotBytes {
     /// One slot's buffer.

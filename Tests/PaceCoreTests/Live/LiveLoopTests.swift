@@ -3,11 +3,7 @@
 // record file shows the instants live mode acted on, and those instants are
 // whole microseconds so that a replay of the record gives the same output.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
 import PaceCore
 
