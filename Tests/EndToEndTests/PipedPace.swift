@@ -163,6 +163,16 @@ final class PipedPace: @unchecked Sendable {
         return blocked ? bytesInOutput : nil
     }
 
+    /// Waits until pace has read everything written to its stdin (the pipe
+    /// is empty). With its signals blocked outside its waits, a signal sent
+    /// after this is handled once the lines read are.
+    func waitUntilInputDrained(timeout: Double = 10) -> Bool {
+        waitFor(timeout: timeout) {
+            var count: Int32 = 0
+            return ioctl(input, UInt(FIONREAD), &count) == 0 && count == 0
+        }
+    }
+
     /// Sends `signal` and waits until pace has taken it (it is no longer
     /// pending in /proc/PID/status), so that a second one is not merged
     /// into it.
