@@ -142,25 +142,30 @@ final class PipedPace: @unchecked Sendable {
     }
 
     /// Bytes waiting in stdout's pipe.
-    var bytesInOutput: Int32 {
+    var bytesInOutput: Int32 { Self.bytesWaiting(in: output) }
+
+    /// Bytes waiting in the pipe or FIFO `fd` reads.
+    static func bytesWaiting(in fd: Int32) -> Int32 {
         var count: Int32 = 0
-        _ = ioctl(output, UInt(FIONREAD), &count)
+        _ = ioctl(fd, UInt(FIONREAD), &count)
         return count
     }
 
     /// Waits until pace is blocked writing: stdout's pipe holds at least
-    /// `bytes` (a full pipe holds a little less than its size when writes
+    /// `bytes` (`reader`: the test's end of another pipe pace writes; a full pipe holds a little less than its size when writes
     /// do not fill whole pages) and pace sleeps in poll (/proc/PID/wchan),
     /// waiting for the pipe to take more. Returns the bytes in the pipe.
-    func waitUntilBlockedWriting(holding bytes: Int32 = 60_000, timeout: Double = 10) -> Int32? {
+    func waitUntilBlockedWriting(holding bytes: Int32 = 60_000, to reader: Int32? = nil,
+                                 timeout: Double = 10) -> Int32? {
+        let fd = reader ?? output
         let blocked = waitFor(timeout: timeout) {
-            guard bytesInOutput >= bytes else { return false }
+            guard Self.bytesWaiting(in: fd) >= bytes else { return false }
             guard let wchan = try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8), wchan != "0" else {
                 return true  // the kernel does not say: the pipe filling is all there is
             }
             return wchan.contains("poll")
         }
-        return blocked ? bytesInOutput : nil
+        return blocked ? Self.bytesWaiting(in: fd) : nil
     }
 
     /// Waits until pace has read everything written to its stdin (the pipe

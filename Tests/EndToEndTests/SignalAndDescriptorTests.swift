@@ -106,6 +106,27 @@ struct SignalAndDescriptorTests {
         #expect(written)
     }
 
+    @Test("a second signal ends pace at once while a --record write is blocked")
+    func secondSignalWhileRecordBlocked() throws {
+        let fifo = NSTemporaryDirectory() + "pace-record-\(getpid())-\(UUID().uuidString)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // A reader that never reads (opened first, so pace's open does not wait).
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let input = (1...20_000).map { "line \($0)\n" }.joined()
+        let pace = try PipedPace(["--debounce", "10s", "--record", fifo],
+                                 .init(stdinPipeSize: 1 << 20, prefill: Array(input.utf8), closeStdin: true))
+        #expect(pace.waitUntilBlockedWriting(to: reader) != nil)
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        // The line debounce held: stdout got nothing.
+        #expect(end.errors == "pace: interrupted: 1 line not written\n")
+        #expect(end.output == [])
+    }
+
     @Test("a SIGINT during live mode's end-of-input flush is not lost: every line, then exit 130")
     func sigintDuringFinalFlush() throws {
         let pace = try PipedPace(["--debounce", "10s", "--key-field", "1"],

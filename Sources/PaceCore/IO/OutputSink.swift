@@ -18,15 +18,14 @@ import Glibc
 /// For messages and the trace: it does not twin the descriptor, so a
 /// blocking one that stalls blocks here.
 public func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
-    try writeAll(OutputPort(fd: fd, ownsDescriptor: false, waitsFirst: false), bytes, target: target)
+    try writeAll(OutputPort(fd: fd), bytes, target: target)
 }
 
 func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
     var offset = 0
-    let limit = port.writeLimit
     while offset < bytes.count {
         if port.waitsFirst { try awaitWritable(port.fd, unwritten: bytes, from: offset) }
-        let n = write(port.fd, bytes.baseAddress! + offset, min(bytes.count - offset, limit))
+        let n = port.write(bytes.baseAddress! + offset, bytes.count - offset)
         if n >= 0 {
             offset += n
             continue

@@ -103,39 +103,42 @@ struct OutputPort {
     let fd: Int32
     /// The twin, closed by `close()`.
     let ownsDescriptor: Bool
+    /// A blocking socket: written with send(2) and MSG_DONTWAIT, which makes
+    /// that one call non-blocking without touching the shared flags.
+    let isSocket: Bool
     /// Wait for POLLOUT before every write, and write at most `PIPE_BUF`
-    /// bytes: for a blocking descriptor that could not be twinned (a socket).
+    /// bytes: for a blocking descriptor that could not be twinned.
     let waitsFirst: Bool
 
-    /// A port for `fd`. A regular file or block device is written directly;
-    /// a descriptor already non-blocking (inherited so: EAGAIN means wait)
-    /// too. Otherwise, with `twin`, pace opens the same pipe, FIFO or
-    /// terminal again through /proc/self/fd, non-blocking: a file description
-    /// of its own, so the flags of the shared one (which other processes use)
-    /// stay untouched. Without a twin, writes wait for POLLOUT first and stay
-    /// small enough (PIPE_BUF) to fit once it is reported.
-    init(fd: Int32, ownsDescriptor: Bool, waitsFirst: Bool) {
+    init(fd: Int32, ownsDescriptor: Bool = false, isSocket: Bool = false, waitsFirst: Bool = false) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
+        self.isSocket = isSocket
         self.waitsFirst = waitsFirst
     }
 
+    /// A port for `fd`. A regular file or block device is written directly;
+    /// a descriptor already non-blocking (inherited so: EAGAIN means wait)
+    /// too. A blocking socket gets MSG_DONTWAIT on each send. Otherwise, with
+    /// `twin`, pace opens the same pipe, FIFO or terminal again through
+    /// /proc/self/fd, non-blocking: a file description of its own, so the
+    /// flags of the shared one (which other processes use) stay untouched.
+    /// Without a twin (no /proc), writes wait for POLLOUT first and stay
+    /// small enough (PIPE_BUF) to fit once it is reported.
     init(_ fd: Int32, twin: Bool) {
-        var target = fd
-        var owns = false
-        var waits = false
+        var info = stat()
+        let known = fstat(fd, &info) == 0
+        let type = info.st_mode & S_IFMT
         let flags = fcntl(fd, F_GETFL)
-        if canStall(fd) && !(flags >= 0 && flags & O_NONBLOCK != 0) {
-            if twin, let twinFD = Self.openTwin(of: fd) {
-                target = twinFD
-                owns = true
-            } else {
-                waits = true
-            }
+        if known && (type == S_IFREG || type == S_IFBLK) || flags >= 0 && flags & O_NONBLOCK != 0 {
+            self.init(fd: fd)
+        } else if known && type == S_IFSOCK {
+            self.init(fd: fd, isSocket: true)
+        } else if twin, let twinFD = Self.openTwin(of: fd) {
+            self.init(fd: twinFD, ownsDescriptor: true)
+        } else {
+            self.init(fd: fd, waitsFirst: true)
         }
-        self.fd = target
-        ownsDescriptor = owns
-        waitsFirst = waits
     }
 
     private static func openTwin(of fd: Int32) -> Int32? {
@@ -151,8 +154,13 @@ struct OutputPort {
         return nil
     }
 
-    /// The most bytes one write(2) may take.
-    var writeLimit: Int { waitsFirst ? Int(PIPE_BUF) : Int.max }
+    /// One write(2) (send(2) for a socket) of at most `PIPE_BUF` bytes when
+    /// the port waits first; returns what write returns.
+    @inline(__always)
+    func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if isSocket { return send(fd, bytes, count, Int32(MSG_DONTWAIT)) }
+        return Glibc.write(fd, bytes, waitsFirst ? min(count, Int(PIPE_BUF)) : count)
+    }
 
     func close() {
         if ownsDescriptor { Glibc.close(fd) }

@@ -145,8 +145,8 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
 
     do throws(OutputError) {
         running: while true {
-            // Signals are blocked outside the wait (see SystemLiveClock), so
-            // one that arrives after this check interrupts the wait below.
+            // Signals are blocked outside waits (see Platform/Linux.swift),
+            // so one that arrives after this check interrupts the wait below.
             let signal = pendingSignal()
             if Signals.takeStatsRequest() {
                 report.writeStatsSoFar(scheduler.stats, topKeys: (scheduler.observer as? RunInsight)?.topKeys())
@@ -247,7 +247,10 @@ private struct RecordWriter {
         let named: OutputError
         switch error {
         case .brokenPipe: named = .failed(target: target, errno: EPIPE)
-        case .failed, .interrupted: named = error
+        case .failed: named = error
+        // Lines not written counts what stdout did not get (live mode
+        // flushes stdout per line: the pending lines).
+        case .interrupted: named = .interrupted(linesNotWritten: 0)
         }
         failure = named
         return named

@@ -66,8 +66,9 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                 scheduler.keepBorrowedLines()
                 if O.isActive { scheduler.observer.flush() }
                 // A signal that came while lines were being handled is seen
-                // here, before read(2) can block on an idle pipe; one that
-                // comes during the read interrupts it (no SA_RESTART).
+                // here (signals are blocked outside waits: pendingSignal lets
+                // pending ones in); one that comes while fill waits for input
+                // interrupts the wait (see Platform/Linux.swift).
                 let signal = pendingSignal()
                 if Signals.takeStatsRequest() {
                     report.writeStatsSoFar(scheduler.stats, clamped: clock.clamped,
