@@ -15,11 +15,16 @@ import Glibc
 /// Writes whole buffers to a file descriptor, retrying short writes and
 /// EINTR and waiting on EAGAIN; EPIPE becomes `.brokenPipe`, a second
 /// SIGINT/SIGTERM while waiting `.interrupted`, anything else `.failed`.
-/// For messages and the trace: it does not twin the descriptor, so a
-/// blocking one that stalls blocks here.
+/// For messages, help and the trace. stderr goes through one port made at
+/// its first use (a non-blocking twin, see OutputPort), so a trace to a
+/// stalled reader waits where signals arrive; other descriptors are written
+/// as they are (EAGAIN still means wait).
 public func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
-    try writeAll(OutputPort(fd: fd), bytes, target: target)
+    try writeAll(fd == 2 ? stderrPort : OutputPort(fd: fd), bytes, target: target)
 }
+
+/// stderr's port, opened once and kept for the life of the process.
+private let stderrPort = OutputPort(2, twin: true)
 
 func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
     var offset = 0
