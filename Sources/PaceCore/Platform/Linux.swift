@@ -14,8 +14,11 @@
 //   a mask without those signals atomically for the wait: a signal that
 //   arrived before the wait is delivered inside it (EINTR), never lost behind
 //   it. Writes go to a private non-blocking open file description of the
-//   output (`OutputPort`), so EAGAIN, not the kernel's sleep, tells pace to
-//   wait; reads are preceded by a zero-timeout poll.
+//   output (`OutputPort`; a socket is sent to with MSG_DONTWAIT), so EAGAIN,
+//   not the kernel's sleep, tells pace to wait; reads are preceded by a
+//   zero-timeout poll. The flags of a shared descriptor are never changed.
+// - A process pace starts inherits the blocked mask: whoever spawns one must
+//   hand it the mask pace was started with (posix_spawnattr_setsigmask).
 // - Where pace checks for signals without waiting (between read batches),
 //   `Signals.deliverPending()` lets pending ones in by unblocking them for a
 //   moment: one sigpending(2) when none is pending.
