@@ -24,4 +24,20 @@ struct SystemLiveClockTests {
         let after = boottime()
         #expect(before <= now && now <= after)
     }
+
+    @Test("a wait ends at its deadline, never before, and again for the same deadline; input wakes it")
+    func waitsForDeadlineAndInput() {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var clock = SystemLiveClock(inputFD: fds[0], outputFD: -1)
+        let deadline = clock.monotonicNow() + 20_000_000
+        #expect(clock.wait(until: deadline) == .deadline)
+        #expect(clock.monotonicNow() >= deadline)
+        // The timer has fired: a wait for the same deadline (now past) ends at once.
+        #expect(clock.wait(until: deadline) == .deadline)
+        #expect(write(fds[1], "x", 1) == 1)
+        #expect(clock.wait(until: clock.monotonicNow() + 10_000_000_000) == .inputReady)
+        #expect(clock.wait(until: nil) == .inputReady)
+    }
 }
