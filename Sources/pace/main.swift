@@ -1,11 +1,7 @@
 // pace's executable: arguments, file descriptors, signals, exit codes.
 // Everything else lives in PaceCore, where it can be tested without a process.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PaceCore
 
 /// Exit codes, as SPEC fixes them.
@@ -44,6 +40,8 @@ func writeStdout(_ text: String) -> Int32 {
     case let .failed(target, code)?:
         writeStderr("pace: \(target): \(errorText(code))\n")
         return ExitCode.failure
+    case .interrupted?:
+        return Signals.pendingTermination() == SIGINT ? ExitCode.interrupted : ExitCode.terminated
     }
 }
 
@@ -53,38 +51,6 @@ func writeStderr(_ bytes: [UInt8]) {
 }
 
 func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
-
-// MARK: - Signals
-
-/// The SIGINT or SIGTERM received (0 for none). Written only by the handler.
-nonisolated(unsafe) var receivedSignal: sig_atomic_t = 0
-
-/// SIGINT and SIGTERM end input (pending lines are still emitted). Installed
-/// without SA_RESTART so that a blocking read returns EINTR and the loops see
-/// the signal at once. A signal ignored when pace starts stays ignored, as
-/// Unix tools do (a shell starts background jobs with SIGINT ignored, so that
-/// Ctrl-C reaches only the foreground job). SIGPIPE is ignored: a closed
-/// stdout shows up as EPIPE, which ends pace quietly.
-func installSignalHandlers() {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { signal in receivedSignal = signal }
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = 0
-    // A parent may hand pace a mask that blocks them (Foundation's Process
-    // does); handled signals must be deliverable.
-    var handled = sigset_t()
-    sigemptyset(&handled)
-    for number in [SIGINT, SIGTERM] {
-        sigaddset(&handled, number)
-        var previous = sigaction()
-        sigaction(number, nil, &previous)
-        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
-        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == ignored { continue }
-        sigaction(number, &action, nil)
-    }
-    sigprocmask(SIG_UNBLOCK, &handled, nil)
-    signal(SIGPIPE, SIG_IGN)
-}
 
 // MARK: - Main
 
@@ -148,19 +114,18 @@ func run() -> Int32 {
     }
     let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
 
-    installSignalHandlers()
+    // SIGINT, SIGTERM and SIGUSR1 are blocked from here on, except while
+    // pace waits (see PaceCore/Platform/Linux.swift).
+    Signals.install()
     var input = LineReader(fd: inputFD)
     let report: RunReport
     if configuration.replay {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
-                           traceFD: 2, columns: terminalColumns(), pendingSignal: { receivedSignal })
+                           traceFD: 2, columns: terminalColumns(), pendingSignal: Signals.pendingTermination)
     } else {
-        // The live clock keeps SIGINT and SIGTERM blocked except while it
-        // waits, so that a signal cannot slip in between the loop's check of
-        // `receivedSignal` and the wait.
-        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1, deferredSignals: [SIGINT, SIGTERM])
+        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1)
         report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
-                         pendingSignal: { receivedSignal })
+                         pendingSignal: Signals.pendingTermination)
     }
 
     let status: Int32
@@ -180,9 +145,16 @@ func run() -> Int32 {
         writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     }
+    if let unwritten = report.linesNotWritten {
+        writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not written\n")
+    }
+    // A signal wins over every other ending (SPEC: 130 or 143, then 1), also
+    // one that came during the last writes, or after the reader had gone.
+    let signal = Signals.pendingTermination()
+    let exitStatus = signal == 0 ? status : signal == SIGINT ? ExitCode.interrupted : ExitCode.terminated
     if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
-    return status
+    return exitStatus
 }
 
 /// The file an output error names: the runtime names its targets as text,

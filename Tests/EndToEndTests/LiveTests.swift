@@ -5,11 +5,7 @@
 
 import Foundation
 import Testing
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 private func monotonicSeconds() -> Double {
     var now = timespec()
@@ -115,16 +111,16 @@ struct LiveTests {
 
     @Test("SIGTERM emits the pending line at once and exits 143")
     func sigtermReleasesPending() throws {
-        let pace = try PaceProcess(["--debounce", "10s"])
+        let pace = try PipedPace(["--debounce", "10s"])
         pace.write("pending\n")
-        // Let pace read the line before it is told to stop.
-        sleep(seconds: 0.3)
+        // pace has read the line before it is told to stop.
+        #expect(pace.waitUntilInputDrained())
         let stop = monotonicSeconds()
-        pace.process.terminate()
+        kill(pace.pid, SIGTERM)
         #expect(pace.readLine(timeout: 1.5) == "pending")
         #expect(monotonicSeconds() - stop < 1.5)
-        let end = pace.finish()
-        #expect(end.output == "")
+        let end = pace.finish(closingInput: false)
+        #expect(end.output == [])
         #expect(end.errors == "")
         #expect(end.status == 143)
     }

@@ -2,6 +2,7 @@
 // silently, every failure says `pace: ...` with SPEC's exit code.
 
 import Foundation
+import Glibc
 import Testing
 
 @Suite("Robustness, end to end")
@@ -100,46 +101,34 @@ struct RobustnessEndToEndTests {
     }
 
     @Test("a signal ends input as end of input does: an unfinished last line is still a line", arguments: [
-        (["--debounce", "10s", "--replay", "--emit-time"], "0s a\\n1s b\\n5s c", "15.000000\t5s c\n"),
-        (["--throttle", "1ns"], "x\\nabc", "x\nabc\n"),
+        (["--debounce", "10s", "--replay", "--emit-time"], "0s a\n1s b\n5s c", "15.000000\t5s c\n"),
+        (["--throttle", "1ns"], "x\nabc", "x\nabc\n"),
     ] as [([String], String, String)])
     func signalWithUnfinishedLine(arguments: [String], input: String, expected: String) throws {
-        let result = try runInterrupted(arguments, input: input, signal: "TERM")
+        let result = try runInterrupted(arguments, input: input, signal: SIGTERM)
         #expect(result.stdoutText == expected + "status 143\n")
     }
 
     @Test("SIGINT and SIGTERM during replay end input: pending lines come out, exit 130 and 143",
-          arguments: [("INT", 130), ("TERM", 143)] as [(String, Int32)])
-    func signalsInReplay(signal: String, status: Int32) throws {
+          arguments: [(SIGINT, 130), (SIGTERM, 143)] as [(Int32, Int32)])
+    func signalsInReplay(signal: Int32, status: Int32) throws {
         let result = try runInterrupted(["--debounce", "10s", "--replay", "--emit-time"],
-                                        input: "0s a\\n1s b\\n", signal: signal)
+                                        input: "0s a\n1s b\n", signal: signal)
         #expect(result.stdoutText == "11.000000\t1s b\nstatus \(status)\n")
         #expect(result.stderr == "")
     }
 }
 
-/// Runs pace on `arguments`, feeds it `input` (printf syntax) through a FIFO
-/// whose writer then pauses, so pace blocks in read(2), and sends `signal`.
-/// Returns pace's stdout followed by `status N`, and its stderr. Job control
-/// (set -m) keeps SIGINT deliverable to the background job; a watchdog makes
-/// a pace that ignores the signal fail the test instead of hanging it.
-private func runInterrupted(_ arguments: [String], input: String, signal: String) throws -> PaceResult {
-    let script = """
-        set -m
-        dir=$(mktemp -d); mkfifo "$dir/in"
-        "$0" "$@" < "$dir/in" &
-        pid=$!
-        exec 2>/dev/null  # bash's job notices; pace's stderr is already set
-        exec 3>"$dir/in"
-        printf '\(input)' >&3
-        sleep 0.5
-        kill -\(signal) $pid
-        for _ in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-        kill -KILL $pid 2>/dev/null && echo "pace did not exit"
-        wait $pid
-        echo "status $?"
-        exec 3>&-
-        rm -rf "$dir"
-        """
-    return try Pace.run(["-c", script, Pace.binary.path] + arguments, stdin: [], shell: true)
+/// Runs pace on `arguments`, feeds it `input` through a pipe that then stays
+/// open, waits until pace has read all of it (the pipe is empty), and sends
+/// `signal`. Returns pace's stdout followed by `status N`, and its stderr. A
+/// pace that ignores the signal fails the test (no status) instead of hanging it.
+private func runInterrupted(_ arguments: [String], input: String, signal: Int32) throws -> PaceResult {
+    let pace = try PipedPace(arguments)
+    pace.write(input)
+    #expect(pace.waitUntilInputDrained())
+    kill(pace.pid, signal)
+    let end = pace.finish(timeout: 5, closingInput: false)
+    let status = end.status.map { "status \($0)\n" } ?? "pace did not exit\n"
+    return PaceResult(stdout: end.output + Array(status.utf8), stderr: end.errors, status: 0)
 }

@@ -5,15 +5,12 @@
 // past its first size is given back once the long line is consumed, so one
 // huge line does not keep its memory for the rest of an endless stream.
 //
-// The drivers take the lines already buffered with `nextBuffered()` and call
-// `fill()` when they run out: replay at once (read(2) blocks), live mode
-// when poll(2) says input is ready.
+// The drivers take the lines already buffered with `nextBuffered()` and
+// call a fill when they run out: replay `fill(beforeWaiting:)`, which waits
+// in ppoll (where signals are delivered) when nothing is there to read; live
+// mode `fill()`, once its clock's wait says input is ready.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 public struct LineReader: ~Copyable {
     public enum Fill: Equatable {
@@ -41,9 +38,12 @@ public struct LineReader: ~Copyable {
     /// Where the newline search resumes (bytes before it hold no newline).
     private var scanned = 0
     private var atEnd = false
+    /// A pipe, socket or terminal: read(2) could wait for a writer.
+    private let canWait: Bool
 
     public init(fd: Int32, capacity: Int = LineReader.defaultCapacity) {
         self.fd = fd
+        self.canWait = canStall(fd)
         self.capacity = max(capacity, 16)
         self.initialCapacity = self.capacity
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
@@ -111,6 +111,29 @@ public struct LineReader: ~Copyable {
         }
         let error = errno
         return error == EINTR ? .interrupted : .failed(error)
+    }
+
+    /// `fill()` that never sleeps in read(2), where SIGINT and SIGTERM are
+    /// blocked (see Platform/Linux.swift): when the input can stall and has
+    /// nothing to read now (a zero-timeout poll says so, or read(2) says
+    /// EAGAIN on a non-blocking descriptor), it calls `beforeWaiting` (replay
+    /// flushes what it has decided) and waits in ppoll, where a signal ends
+    /// the wait as `.interrupted`. A regular file is read at once: no poll,
+    /// no flush, so a batch replay still writes in large blocks.
+    public mutating func fill<E: Error>(beforeWaiting: () throws(E) -> Void) throws(E) -> Fill {
+        if atEnd { return .endOfInput }
+        if canWait && !isReadableNow(fd) {
+            try beforeWaiting()
+            if awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+        }
+        while true {
+            let result = fill()
+            guard result == .failed(EAGAIN) || result == .failed(EWOULDBLOCK) else { return result }
+            // Someone else drained a shared descriptor between the poll and
+            // the read: wait for the next bytes.
+            try beforeWaiting()
+            if awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+        }
     }
 
     /// How far past its first size the buffer may stay grown.

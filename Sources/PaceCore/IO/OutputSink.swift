@@ -1,29 +1,69 @@
 // The one output path: lines (optionally prefixed with their emission time)
 // gathered in a buffer and written with write(2) in a loop. Replay flushes
-// when the buffer is full; live mode flushes after every line so that the
-// program downstream sees each line when it is emitted. Never `print`.
+// when the buffer is full (and before it waits for input); live mode flushes
+// after every line so that the program downstream sees each line when it is
+// emitted. Never `print`.
+//
+// A write never sleeps in the kernel on a descriptor that can stall: EAGAIN
+// (from pace's non-blocking twin of the descriptor, or from one inherited
+// non-blocking) means wait in ppoll for POLLOUT, where SIGINT and SIGTERM are
+// delivered (see Platform/Linux.swift). The first signal lets the write go on
+// (input ends at the loop's next check); a second one ends it at once.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes whole buffers to a file descriptor, retrying short writes and
-/// EINTR; EPIPE becomes `.brokenPipe`, anything else `.failed`.
+/// EINTR and waiting on EAGAIN; EPIPE becomes `.brokenPipe`, a second
+/// SIGINT/SIGTERM while waiting `.interrupted`, anything else `.failed`.
+/// For messages, help and the trace. stderr goes through one port made at
+/// its first use (a non-blocking twin, see OutputPort), so a trace to a
+/// stalled reader waits where signals arrive; other descriptors are written
+/// as they are (EAGAIN still means wait).
 public func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
+    try writeAll(fd == 2 ? stderrPort : OutputPort(fd: fd), bytes, target: target)
+}
+
+/// stderr's port, opened once and kept for the life of the process.
+private let stderrPort = OutputPort(2, twin: true)
+
+func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
     var offset = 0
     while offset < bytes.count {
-        let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if port.waitsFirst { try awaitWritable(port.fd, unwritten: bytes, from: offset) }
+        let n = port.write(bytes.baseAddress! + offset, bytes.count - offset)
         if n >= 0 {
             offset += n
             continue
         }
         let error = errno
         if error == EINTR { continue }
+        if error == EAGAIN || error == EWOULDBLOCK {
+            try awaitWritable(port.fd, unwritten: bytes, from: offset)
+            continue
+        }
         if error == EPIPE { throw .brokenPipe }
         throw .failed(target: target, errno: error)
     }
+}
+
+/// Waits for `fd` to take more bytes; a second SIGINT or SIGTERM while
+/// waiting throws `.interrupted` with the lines of `bytes[offset...]`.
+private func awaitWritable(_ fd: Int32, unwritten bytes: UnsafeRawBufferPointer, from offset: Int) throws(OutputError) {
+    while true {
+        if Signals.endNow { throw .interrupted(linesNotWritten: newlines(in: bytes, from: offset)) }
+        if awaitReady(fd, events: Int16(POLLOUT)) == .ready { return }
+    }
+}
+
+/// The `\n`s in `bytes[offset...]`: the lines a write still owed.
+private func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int64 {
+    var count: Int64 = 0
+    var at = offset
+    while at < bytes.count, let nl = memchr(bytes.baseAddress! + at, 0x0A, bytes.count - at) {
+        count += 1
+        at = bytes.baseAddress!.distance(to: UnsafeRawPointer(nl)) + 1
+    }
+    return count
 }
 
 /// A LineSink onto a file descriptor.
@@ -34,7 +74,7 @@ public func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String)
 public struct FileSink: LineSink {
     public static let defaultCapacity = 128 * 1024
 
-    private let fd: Int32
+    private let port: OutputPort
     /// Name for error messages (`stdout`, or the `--record` file's path).
     private let target: String
     private let buffer: UnsafeMutableRawPointer
@@ -46,7 +86,7 @@ public struct FileSink: LineSink {
     public let flushEachLine: Bool
 
     public init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool, capacity: Int = FileSink.defaultCapacity) {
-        self.fd = fd
+        self.port = OutputPort(fd, twin: true)
         self.target = target
         self.emitTime = emitTime
         self.flushEachLine = flushEachLine
@@ -54,13 +94,17 @@ public struct FileSink: LineSink {
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
-    /// Frees the buffer (after the final `flush()`); the sink is unusable after.
-    public func release() { buffer.deallocate() }
+    /// Frees the buffer (after the final `flush()`) and closes the twin
+    /// descriptor if there is one; the sink is unusable after.
+    public func release() {
+        buffer.deallocate()
+        port.close()
+    }
 
     @inline(__always)
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         if emitTime {
-            if capacity - used < maxSecondsLength + 1 { try flush() }
+            if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
             used += formatSeconds(time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
             used += 1
@@ -76,12 +120,13 @@ public struct FileSink: LineSink {
             if line.count > 0 { (buffer + used).copyMemory(from: line.baseAddress!, byteCount: line.count) }
             used += line.count
         } else {
-            try flush()
+            try Self.beforeLine { () throws(OutputError) in try flush() }
             if line.count + 1 <= capacity {
                 if line.count > 0 { buffer.copyMemory(from: line.baseAddress!, byteCount: line.count) }
                 used = line.count
             } else {
-                try writeAll(fd: fd, line, target: target)
+                let port = self.port, target = self.target
+                try Self.beforeLine { () throws(OutputError) in try writeAll(port, line, target: target) }
             }
         }
         buffer.storeBytes(of: 0x0A, toByteOffset: used, as: UInt8.self)
@@ -92,7 +137,18 @@ public struct FileSink: LineSink {
         guard used > 0 else { return }
         let n = used
         used = 0
-        try writeAll(fd: fd, UnsafeRawBufferPointer(start: buffer, count: n), target: target)
+        try writeAll(port, UnsafeRawBufferPointer(start: buffer, count: n), target: target)
+    }
+
+    /// A write on the way to storing a line: if it is interrupted, that line
+    /// did not go out either.
+    private static func beforeLine(_ write: () throws(OutputError) -> Void) throws(OutputError) {
+        do throws(OutputError) {
+            try write()
+        } catch {
+            if case let .interrupted(count) = error { throw .interrupted(linesNotWritten: count + 1) }
+            throw error
+        }
     }
 }
 

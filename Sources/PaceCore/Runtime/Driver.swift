@@ -28,8 +28,16 @@ public protocol RunMode {
     /// signal arrives or stdout's reader has gone (replay: input is always
     /// to be read, with a blocking read).
     mutating func wait(until deadline: Instant?) -> LiveWake
+    /// Reads once more into `input`, once `wait` said input is ready. Replay
+    /// calls `beforeWaiting` (it flushes what is decided) when the read
+    /// would have to wait, and waits where signals are delivered; live mode
+    /// reads at once (its clock's wait said input is ready).
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
+        -> LineReader.Fill
     /// Reads the clock after a wait or a read ended (replay: nothing to do).
     mutating func tick()
+    /// Lines whose timestamp was earlier than the latest (replay).
+    var clamped: Int64 { get }
     /// Every line of a read was handled (live: the record is written out).
     mutating func caughtUp() throws(OutputError)
     /// Live mode: pending events are emitted at once at end of input,
@@ -76,6 +84,10 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
                 // here, before the wait; one that comes during the wait
                 // interrupts it.
                 let signal = pendingSignal()
+                if Signals.takeStatsRequest() {
+                    report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped,
+                                           topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+                }
                 if signal != 0 {
                     report.end = .signal(signal)
                     mode.tick()
@@ -95,7 +107,10 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
                     mode.tick()
                     try scheduler.advance(to: mode.now)
                 case .inputReady:
-                    let fill = input.fill()
+                    // About to wait for input: what is decided goes out first.
+                    let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) in
+                        try scheduler.sink.flush()
+                    })
                     mode.tick()
                     switch fill {
                     case .data, .interrupted, .failed(EAGAIN):
@@ -162,10 +177,7 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
         }
         try scheduler.sink.flush()
     } catch {
-        switch error {
-        case .brokenPipe: report.end = .brokenPipe
-        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
-        }
+        report.end(by: error, held: Int64(scheduler.heldEvents))
     }
     mode.complete(&report)
     report.scheduler = scheduler.stats

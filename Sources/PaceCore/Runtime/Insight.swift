@@ -5,11 +5,7 @@
 // It is used only when one of those flags is given: otherwise the scheduler
 // runs with `NoObserver` and none of this code (nor its memory) is involved.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Per-key counters for `--stats` with `--key-field`.
 public struct KeyCount: Equatable, Sendable {

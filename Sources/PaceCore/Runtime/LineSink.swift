@@ -9,6 +9,10 @@ public enum OutputError: Error, Equatable {
     case brokenPipe
     /// errno of a failed write, with the name of what was being written.
     case failed(target: String, errno: Int32)
+    /// A second SIGINT or SIGTERM came while a write waited: pace ends at
+    /// once. The count is the lines of the write (and of the sink's buffer)
+    /// that did not go out; a line partly written counts as not written.
+    case interrupted(linesNotWritten: Int64)
 }
 
 /// Receives each line that leaves pace, with its emission time.

@@ -8,14 +8,11 @@
 // shares the instant taken right after the read. Timers due at or before it
 // fire first (Scheduler.send advances the clock before each event).
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The timeline live mode acts on, and the one `--record` and `--emit-time`
-/// show: the wall clock when pace started plus the monotonic time since.
+/// show: the wall clock when pace started plus the monotonic time since
+/// (CLOCK_BOOTTIME, which counts time suspended).
 ///
 /// Every instant on it is floored to a whole microsecond. The record file
 /// keeps microseconds, and `pace --replay --time-format record` must
@@ -28,7 +25,7 @@ import Darwin
 public struct LiveTimeline: Equatable, Sendable {
     /// CLOCK_REALTIME at start (ns since the Unix epoch).
     public let wallAtStart: Instant
-    /// CLOCK_MONOTONIC at start.
+    /// The monotonic clock (CLOCK_BOOTTIME) at start.
     public let monotonicAtStart: Instant
 
     public init(wallAtStart: Instant, monotonicAtStart: Instant) {
@@ -102,7 +99,14 @@ struct LiveMode<Clock: LiveClock>: RunMode {
         clock.wait(until: deadline.map(timeline.monotonic(reaching:)))
     }
 
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void)
+        -> LineReader.Fill {
+        input.fill()
+    }
+
     mutating func tick() { now = timeline.instant(atMonotonic: clock.monotonicNow()) }
+
+    var clamped: Int64 { 0 }
 
     mutating func caughtUp() throws(OutputError) { try record?.flush() }
 
@@ -197,6 +201,9 @@ struct RecordWriter {
         switch error {
         case .brokenPipe: named = .failed(target: target, errno: EPIPE)
         case .failed: named = error
+        // Lines not written counts what stdout did not get (live mode
+        // flushes stdout per line: the pending lines).
+        case .interrupted: named = .interrupted(linesNotWritten: 0)
         }
         failure = named
         return named

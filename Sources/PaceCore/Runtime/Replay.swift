@@ -27,11 +27,17 @@ struct ReplayMode: RunMode {
 
     var now: Instant { clock.now }
 
-    /// The read that follows blocks until input comes; a signal interrupts it
-    /// (the handlers are installed without SA_RESTART).
+    /// The read that follows waits for input itself (see `fill`).
     mutating func wait(until deadline: Instant?) -> LiveWake { .inputReady }
 
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
+        -> LineReader.Fill {
+        try input.fill(beforeWaiting: beforeWaiting)
+    }
+
     mutating func tick() {}
+
+    var clamped: Int64 { clock.clamped }
 
     mutating func caughtUp() {}
 

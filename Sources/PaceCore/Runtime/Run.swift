@@ -27,7 +27,33 @@ public struct RunReport: Equatable, Sendable {
     public var topKeys: [KeyCount]?
     /// `--marbles`' diagram, drawn after the run.
     public var marbles: String?
+    /// A second SIGINT or SIGTERM ended pace at once: the lines it did not
+    /// write (those of the output buffer not yet written, and the pending
+    /// events still held).
+    public var linesNotWritten: Int64?
     public init() {}
+
+    /// How a write that failed ends the run; `held` is the scheduler's
+    /// pending events, which an interrupted run never writes.
+    public mutating func end(by error: OutputError, held: Int64) {
+        switch error {
+        case .brokenPipe: end = .brokenPipe
+        case let .failed(target, errno): end = .outputFailed(target: target, errno: errno)
+        case let .interrupted(unwritten):
+            end = .signal(Signals.termination)
+            linesNotWritten = unwritten + held
+        }
+    }
+
+    /// SIGUSR1: the `--stats` summary of the run so far, on stderr.
+    func writeStatsSoFar(_ stats: SchedulerStats, clamped: Int64 = 0, topKeys: [KeyCount]?) {
+        var soFar = self
+        soFar.scheduler = stats
+        soFar.clamped = clamped
+        soFar.topKeys = topKeys
+        var text = soFar.statsText
+        text.withUTF8 { try? writeAll(fd: 2, UnsafeRawBufferPointer($0), target: "stderr") }
+    }
 
     /// Events that entered the policy and did not come out.
     public var dropped: Int64 { scheduler.eventsIn - scheduler.emitted }

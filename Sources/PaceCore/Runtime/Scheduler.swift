@@ -35,6 +35,8 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     private var counters = SchedulerStats()
     /// Inside `finish`: emissions are of events still pending at end of input.
     private var finishing = false
+    /// A held line is being written (it stays held until the write is done).
+    private var writingHeld = false
     private var batch: [Int32] = []
 
     /// - Parameters:
@@ -65,8 +67,10 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// Number of keys with state held (for memory checks and tests).
     public var heldKeys: Int { keys.heldKeys }
 
-    /// Events held back in all, waiting for a timer.
-    public var heldEvents: Int { held.count }
+    /// Events held back in all, waiting for a timer: what a run ended at
+    /// once by a second signal does not write. A held line whose write is
+    /// under way counts with the sink's unwritten lines instead.
+    public var heldEvents: Int { held.count - (writingHeld ? 1 : 0) }
 
     // MARK: - Driving
 
@@ -169,7 +173,9 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             let line = held.firstLine(slot)
             let time = stamp ?? due
             if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
+            writingHeld = true
             try sink.emit(line, at: time)
+            writingHeld = false
             held.dropFirst(slot)
         }
         if let next = effects.schedule { keys.setTimer(slot, due: next) }

@@ -3,11 +3,7 @@
 // record file shows the instants live mode acted on, and those instants are
 // whole microseconds so that a replay of the record gives the same output.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
 import PaceCore
 import PaceTesting
@@ -75,6 +71,23 @@ struct LiveLoopTests {
             Emission(time: start + ms(400), "e10"),
         ])
         #expect(run.report.end == .endOfInput)
+    }
+
+    @Test("a read that completes no line still moves the clock: a late timer fires there, not on a wait already past")
+    func partialReadAdvancesClock() {
+        // The wake-up for the 100 ms timer would come at 200 ms; a partial
+        // line is read at 150 ms first. Without advancing there, the loop
+        // would next wait for a deadline already passed.
+        let run = runScripted(["--debounce", "100ms"], [
+            (ms(0), .input("a\n")),
+            (ms(150), .input("b")),
+            (ms(400), .endOfInput),
+        ], lateness: ms(100))
+        #expect(run.emissions == [
+            Emission(time: liveInstant(0) + ms(100), "a"),
+            Emission(time: liveInstant(ms(400)), "b"),
+        ])
+        #expect(run.waits == [nil, wake(at: liveInstant(0) + ms(100)), nil])
     }
 
     @Test("max-wait releases a line during a burst that never pauses")

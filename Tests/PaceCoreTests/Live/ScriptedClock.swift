@@ -4,11 +4,7 @@
 // LineReader reads, so the test exercises the same read path as pace, without
 // sleeping and without threads.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
 import PaceCore
 import PaceTesting

@@ -2,11 +2,7 @@
 // on fixed inputs, each expected text worked out by hand (the arithmetic is
 // in the comments).
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import PaceCore
 import PaceTesting
 import Testing

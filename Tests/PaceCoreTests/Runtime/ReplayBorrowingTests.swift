@@ -5,11 +5,7 @@
 // default size, and through the scheduler fed line by line with copies: all
 // three must write the same bytes.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @testable import PaceCore
 import PaceTesting
 import Testing

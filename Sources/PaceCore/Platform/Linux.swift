@@ -1,0 +1,413 @@
+// Every call that differs between operating systems, in one place: the
+// signal handlers and masks, the wait (ppoll), readiness of a descriptor,
+// the clocks and timer slack. Linux (glibc) is what pace is built and tested
+// on; another system would get a sibling of this file, not branches through
+// the code.
+//
+// How signals and waits fit together (the design that closes the race
+// between checking a flag and blocking):
+//
+// - SIGINT, SIGTERM and SIGUSR1 stay blocked for the whole run, in both
+//   modes. Their handlers only record what came (`Signals`).
+// - pace never blocks in read(2) or write(2) on a descriptor that can stall
+//   (a pipe, a socket, a terminal). It waits only in ppoll(2), which swaps in
+//   a mask without those signals atomically for the wait: a signal that
+//   arrived before the wait is delivered inside it (EINTR), never lost behind
+//   it. Writes go to a private non-blocking open file description of the
+//   output (`OutputPort`; a socket is sent to with MSG_DONTWAIT), so EAGAIN,
+//   not the kernel's sleep, tells pace to wait; reads are preceded by a
+//   zero-timeout poll. The flags of a shared descriptor are never changed.
+// - A process pace starts inherits the blocked mask: whoever spawns one must
+//   hand it the mask pace was started with (posix_spawnattr_setsigmask).
+// - Where pace checks for signals without waiting (between read batches),
+//   `Signals.deliverPending()` lets pending ones in by unblocking them for a
+//   moment: one sigpending(2) when none is pending.
+
+import Glibc
+
+// MARK: - The wait
+
+/// ppoll(2), found at run time: Swift's Glibc module leaves it out (poll.h
+/// declares it only under _GNU_SOURCE), and glibc has exported it since 2.4.
+/// Calling it through a `@convention(c)` pointer keeps the C calling
+/// convention, which a `@_silgen_name` declaration would not guarantee.
+private typealias PPoll = @convention(c) (
+    UnsafeMutablePointer<pollfd>?, nfds_t, UnsafePointer<timespec>?, UnsafePointer<sigset_t>?
+) -> Int32
+
+private let ppollFunction: PPoll = {
+    guard let symbol = dlsym(nil, "ppoll") else { preconditionFailure("pace: libc has no ppoll") }
+    return unsafeBitCast(symbol, to: PPoll.self)
+}()
+
+/// ppoll(2) on `fds` for at most `timeout` nanoseconds (nil: no limit), with
+/// the handled signals deliverable for the wait only (see `Signals`).
+/// Returns ppoll's result: the number of ready descriptors, 0 on timeout,
+/// -1 with errno set (EINTR: a signal's handler ran).
+func platformPoll(_ fds: UnsafeMutableBufferPointer<pollfd>, timeout: Nanoseconds?) -> Int32 {
+    var limit = timespec()
+    if let timeout {
+        let remaining = max(0, timeout.count)
+        limit.tv_sec = Int(remaining / 1_000_000_000)
+        limit.tv_nsec = Int(remaining % 1_000_000_000)
+    }
+    return withUnsafePointer(to: &limit) { limitPointer in
+        Signals.withWaitMask { mask in
+            ppollFunction(fds.baseAddress, nfds_t(fds.count), timeout == nil ? nil : limitPointer, mask)
+        }
+    }
+}
+
+/// Why a wait for one descriptor ended.
+enum Readiness {
+    /// The descriptor is ready (or in a state the next call will report).
+    case ready
+    /// A signal's handler ran.
+    case interrupted
+}
+
+/// Waits until `fd` is ready for `events` (POLLIN or POLLOUT), or a handled
+/// signal arrives. A signal that came before the call interrupts it.
+func awaitReady(_ fd: Int32, events: Int16) -> Readiness {
+    var entry = pollfd(fd: fd, events: events, revents: 0)
+    let result = withUnsafeMutablePointer(to: &entry) { platformPoll(UnsafeMutableBufferPointer(start: $0, count: 1), timeout: nil) }
+    if result < 0 {
+        // EINTR is a signal; anything else (ENOMEM) is reported as ready, so
+        // that the read or write that follows reports a real error and the
+        // caller never spins on a failing ppoll.
+        return errno == EINTR ? .interrupted : .ready
+    }
+    // ppoll delivers a pending signal only when it has nothing else to report.
+    return Signals.deliverPending() ? .interrupted : .ready
+}
+
+/// Whether `fd` has something to read now (data, end of input or an error),
+/// without waiting and without delivering signals.
+func isReadableNow(_ fd: Int32) -> Bool {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) != 0
+}
+
+// MARK: - Descriptors
+
+/// Whether I/O on `fd` can wait for another process: anything but a regular
+/// file or a block device (a pipe, a FIFO, a socket, a terminal).
+func canStall(_ fd: Int32) -> Bool {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { return true }
+    let type = info.st_mode & S_IFMT
+    return type != S_IFREG && type != S_IFBLK
+}
+
+/// How pace writes to a descriptor without ever sleeping in write(2) with
+/// the handled signals blocked.
+struct OutputPort {
+    /// What to write to: the descriptor, or pace's own non-blocking twin of it.
+    let fd: Int32
+    /// The twin, closed by `close()`.
+    let ownsDescriptor: Bool
+    /// A blocking socket: written with send(2) and MSG_DONTWAIT, which makes
+    /// that one call non-blocking without touching the shared flags.
+    let isSocket: Bool
+    /// Wait for POLLOUT before every write, and write at most `PIPE_BUF`
+    /// bytes: for a blocking descriptor that could not be twinned.
+    let waitsFirst: Bool
+
+    init(fd: Int32, ownsDescriptor: Bool = false, isSocket: Bool = false, waitsFirst: Bool = false) {
+        self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
+        self.isSocket = isSocket
+        self.waitsFirst = waitsFirst
+    }
+
+    /// A port for `fd`. A regular file or block device is written directly;
+    /// a descriptor already non-blocking (inherited so: EAGAIN means wait)
+    /// too. A blocking socket gets MSG_DONTWAIT on each send. Otherwise, with
+    /// `twin`, pace opens the same pipe, FIFO or terminal again through
+    /// /proc/self/fd, non-blocking: a file description of its own, so the
+    /// flags of the shared one (which other processes use) stay untouched.
+    /// Without a twin (no /proc), writes wait for POLLOUT first and stay
+    /// small enough (PIPE_BUF) to fit once it is reported.
+    init(_ fd: Int32, twin: Bool) {
+        var info = stat()
+        let known = fstat(fd, &info) == 0
+        let type = info.st_mode & S_IFMT
+        let flags = fcntl(fd, F_GETFL)
+        // A descriptor not open for writing (a closed stdout that pace
+        // filled with /dev/null opened read-only) is written as it is, so
+        // that the write fails as it would have (EBADF): a twin opened for
+        // writing would turn that error into silence.
+        let writable = flags >= 0 && flags & O_ACCMODE != O_RDONLY
+        if !writable || known && (type == S_IFREG || type == S_IFBLK) || flags & O_NONBLOCK != 0 {
+            self.init(fd: fd)
+        } else if known && type == S_IFSOCK {
+            self.init(fd: fd, isSocket: true)
+        } else if twin, let twinFD = Self.openTwin(of: fd) {
+            self.init(fd: twinFD, ownsDescriptor: true)
+        } else {
+            self.init(fd: fd, waitsFirst: true)
+        }
+    }
+
+    private static func openTwin(of fd: Int32) -> Int32? {
+        var original = stat()
+        guard fstat(fd, &original) == 0 else { return nil }
+        let twin = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard twin >= 0 else { return nil }
+        var opened = stat()
+        if fstat(twin, &opened) == 0 && opened.st_dev == original.st_dev && opened.st_ino == original.st_ino {
+            return twin
+        }
+        Glibc.close(twin)
+        return nil
+    }
+
+    /// One write(2) (send(2) for a socket) of at most `PIPE_BUF` bytes when
+    /// the port waits first; returns what write returns.
+    @inline(__always)
+    func write(_ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        if isSocket { return send(fd, bytes, count, Int32(MSG_DONTWAIT)) }
+        return Glibc.write(fd, bytes, waitsFirst ? min(count, Int(PIPE_BUF)) : count)
+    }
+
+    func close() {
+        if ownsDescriptor { Glibc.close(fd) }
+    }
+}
+
+// MARK: - Signals
+
+// What the handlers record, and the masks. The handler only writes the three
+// counters; the loops read them where the signals are blocked.
+nonisolated(unsafe) private var firstTermination: sig_atomic_t = 0
+nonisolated(unsafe) private var terminationCount: sig_atomic_t = 0
+nonisolated(unsafe) private var statsRequests: sig_atomic_t = 0
+nonisolated(unsafe) private var handledSignals = sigset_t()
+nonisolated(unsafe) private var waitSignalMask = sigset_t()
+nonisolated(unsafe) private var installed = false
+
+/// SIGINT and SIGTERM end input, and a second one ends pace at once;
+/// SIGUSR1 asks for the `--stats` summary so far.
+public enum Signals {
+    /// Installs the handlers and blocks the handled signals for the rest of
+    /// the run (see the top of this file). A signal ignored when pace starts
+    /// stays ignored, as Unix tools do (a shell starts background jobs with
+    /// SIGINT ignored, so that Ctrl-C reaches only the foreground job).
+    /// SIGPIPE is ignored: a closed stdout shows up as EPIPE, which ends pace
+    /// quietly.
+    public static func install() {
+        sigemptyset(&handledSignals)
+        for number in [SIGINT, SIGTERM, SIGUSR1] {
+            var previous = sigaction()
+            sigaction(number, nil, &previous)
+            let ignored = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
+                == unsafeBitCast(SIG_IGN, to: Int.self)
+            if !ignored { sigaddset(&handledSignals, number) }
+        }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { number in
+            if number == SIGUSR1 {
+                statsRequests = 1
+                return
+            }
+            if firstTermination == 0 { firstTermination = number }
+            terminationCount &+= 1
+        }
+        // No handler runs inside another; no SA_RESTART: a wait must end.
+        action.sa_mask = handledSignals
+        action.sa_flags = 0
+        for number in [SIGINT, SIGTERM, SIGUSR1] where sigismember(&handledSignals, number) == 1 {
+            sigaction(number, &action, nil)
+        }
+        // Blocked from here on; the wait mask is the mask a parent handed
+        // over (Foundation's Process blocks signals) minus the handled ones,
+        // which must be deliverable while pace waits.
+        pthread_sigmask(SIG_BLOCK, &handledSignals, &waitSignalMask)
+        for number in [SIGINT, SIGTERM, SIGUSR1] where sigismember(&handledSignals, number) == 1 {
+            sigdelset(&waitSignalMask, number)
+        }
+        installed = true
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The first SIGINT or SIGTERM received, or 0: the status pace exits with.
+    public static var termination: Int32 { firstTermination }
+
+    /// A second SIGINT or SIGTERM came: pace ends at once.
+    public static var endNow: Bool { terminationCount >= 2 }
+
+    /// Whether a SIGUSR1 came since the last call (which consumes it).
+    public static func takeStatsRequest() -> Bool {
+        guard statsRequests != 0 else { return false }
+        statsRequests = 0
+        return true
+    }
+
+    /// Lets handled signals that are pending run their handlers; true if
+    /// there were any. One sigpending(2) when there are none.
+    @discardableResult
+    public static func deliverPending() -> Bool {
+        guard installed else { return false }
+        var pending = sigset_t()
+        sigpending(&pending)
+        var any = false
+        for number in [SIGINT, SIGTERM, SIGUSR1]
+        where sigismember(&handledSignals, number) == 1 && sigismember(&pending, number) == 1 {
+            any = true
+        }
+        guard any else { return false }
+        // The kernel delivers them on the way out of the first call.
+        pthread_sigmask(SIG_UNBLOCK, &handledSignals, nil)
+        pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
+        return true
+    }
+
+    /// The SIGINT or SIGTERM received so far, delivering pending ones first
+    /// (what the loops check between read batches).
+    public static func pendingTermination() -> Int32 {
+        deliverPending()
+        return firstTermination
+    }
+
+    /// Runs `body` with the mask for a wait; nil (leave the mask as it is)
+    /// when no handlers are installed (unit tests).
+    static func withWaitMask<R>(_ body: (UnsafePointer<sigset_t>?) -> R) -> R {
+        guard installed else { return body(nil) }
+        return withUnsafePointer(to: &waitSignalMask) { body($0) }
+    }
+}
+
+// MARK: - Clocks and timers
+
+/// The clock live mode acts on: monotonic and counting time the machine
+/// spends suspended, so a window that ran out during a suspension is over
+/// when it wakes (what Swift's ContinuousClock reads).
+public let liveClockID = CLOCK_BOOTTIME
+
+/// Nanoseconds on `clock` (CLOCK_REALTIME: since the Unix epoch).
+func clockNanoseconds(_ clock: clockid_t) -> Instant {
+    var now = timespec()
+    clock_gettime(clock, &now)
+    return Instant(nanoseconds: Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec))
+}
+
+/// Linux lets the timer of an ordinary thread expire up to 50 µs late (its
+/// timer slack) so that wake-ups can be batched. pace's timers are its output,
+/// so it asks for 1 ns instead: measured by Scripts/bench-live, this takes
+/// about 50 µs off every delayed line. Best effort: an older kernel without
+/// the file keeps the default.
+func requestExactTimers() {
+    let fd = open("/proc/self/timerslack_ns", O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = write(fd, "1", 1)
+    close(fd)
+}
+
+// MARK: - The live clock
+
+/// timerfd_create(2) and timerfd_settime(2), found at run time like ppoll
+/// (the Glibc module does not declare them).
+private typealias TimerCreate = @convention(c) (Int32, Int32) -> Int32
+private typealias TimerSet = @convention(c) (Int32, Int32, UnsafePointer<itimerspec>?, UnsafeMutablePointer<itimerspec>?) -> Int32
+
+private let timerFunctions: (create: TimerCreate, set: TimerSet)? = {
+    guard let create = dlsym(nil, "timerfd_create"), let set = dlsym(nil, "timerfd_settime") else { return nil }
+    return (unsafeBitCast(create, to: TimerCreate.self), unsafeBitCast(set, to: TimerSet.self))
+}()
+
+/// The real clock: clock_gettime(2) and ppoll(2) on the input and stdout.
+/// The handled signals are blocked except inside its wait (see the top of
+/// this file), so their handlers run while pace waits, or at the check after
+/// a wait that ended for another reason.
+///
+/// Deadlines are kept by a timerfd on CLOCK_BOOTTIME, set to the deadline
+/// itself (absolute), and polled with the input: ppoll's own timeout runs on
+/// CLOCK_MONOTONIC, which stops while the machine is suspended, so a timer due
+/// during a suspension would fire that much late; the timerfd fires on wake.
+/// It is set again only when the deadline changes. Without timerfd (it
+/// cannot be created), ppoll's timeout does the job.
+public struct SystemLiveClock: LiveClock {
+    private let inputFD: Int32
+    /// stdout, watched for its reader going away; -1 once ppoll said the
+    /// descriptor is not open (it would say so on every call: a spin).
+    private var outputFD: Int32
+    /// The timerfd, or -1.
+    private let timerFD: Int32
+    /// The deadline the timerfd is set to (nil: disarmed, or it has fired).
+    private var armed: Instant?
+
+    /// - Parameters:
+    ///   - inputFD: the descriptor lines are read from.
+    ///   - outputFD: stdout; a pipe whose reader has gone reports POLLERR
+    ///     without being asked, so it is polled for no event at all.
+    public init(inputFD: Int32, outputFD: Int32) {
+        self.inputFD = inputFD
+        self.outputFD = outputFD
+        timerFD = timerFunctions?.create(liveClockID, O_NONBLOCK | O_CLOEXEC) ?? -1
+        requestExactTimers()
+    }
+
+    public func wallClockNow() -> Instant { clockNanoseconds(CLOCK_REALTIME) }
+
+    public func monotonicNow() -> Instant { clockNanoseconds(liveClockID) }
+
+    /// Sets the timerfd to fire at `deadline` (absolute), or disarms it.
+    private mutating func arm(_ deadline: Instant?) -> Bool {
+        guard let set = timerFunctions?.set else { return false }
+        var value = itimerspec()
+        if let deadline {
+            // 0 would disarm: a deadline at the clock's origin is long past.
+            let at = max(1, deadline.nanoseconds)
+            value.it_value.tv_sec = Int(at / 1_000_000_000)
+            value.it_value.tv_nsec = Int(at % 1_000_000_000)
+        }
+        let absolute: Int32 = 1  // TFD_TIMER_ABSTIME
+        guard set(timerFD, absolute, &value, nil) == 0 else { return false }
+        armed = deadline
+        return true
+    }
+
+    public mutating func wait(until deadline: Instant?) -> LiveWake {
+        var fds = (pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: outputFD, events: 0, revents: 0),
+                   pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+        var timeout: Nanoseconds?
+        var count = 2
+        if timerFD >= 0 && (deadline == armed || arm(deadline)) {
+            count = 3
+        } else {
+            // Relative to a reading taken just now: the wait can only end
+            // later than the deadline, never earlier, so no wake-up is wasted.
+            timeout = deadline.map { $0.saturatingDistance(from: monotonicNow()) }
+        }
+        let ready = withUnsafeMutableBytes(of: &fds) { raw in
+            platformPoll(UnsafeMutableBufferPointer(rebasing: raw.bindMemory(to: pollfd.self)[..<count]), timeout: timeout)
+        }
+        if ready < 0 {
+            // EINTR is a signal. Anything else (ENOMEM) is reported as input
+            // being ready: the read that follows either works or reports a
+            // real error, and the loop never spins on a failing ppoll.
+            return errno == EINTR ? .interrupted : .inputReady
+        }
+        var fired = ready == 0
+        if count == 3 && fds.2.revents != 0 {
+            // Consume the expiry; the next wait sets the timer again, even
+            // for the same deadline.
+            var expirations: UInt64 = 0
+            _ = read(timerFD, &expirations, 8)
+            armed = nil
+            fired = deadline.map { monotonicNow() >= $0 } ?? false
+        }
+        // ppoll delivers a pending signal only when it has nothing else to
+        // report: with input always ready (a steady stream) or the deadline
+        // already passed, a SIGINT would stay pending for good.
+        if Signals.deliverPending() { return .interrupted }
+        let output = Int32(fds.1.revents)
+        if output & Int32(POLLNVAL) != 0 { outputFD = -1 }
+        if output & (Int32(POLLERR) | Int32(POLLHUP)) != 0 { return .outputClosed }
+        if fds.0.revents != 0 { return .inputReady }
+        if fired { return .deadline }
+        // Only the POLLNVAL on stdout, or a stale expiry: wait again.
+        return deadline.map { monotonicNow() >= $0 } == true ? .deadline : wait(until: deadline)
+    }
+}
