@@ -2,11 +2,7 @@
 // Names are bytes throughout (a name need not be UTF-8), and every check
 // SPEC makes on them is a usage error, made before anything is written.
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PaceCore
 
 /// The arguments, each the bytes of its `argv` string: not
