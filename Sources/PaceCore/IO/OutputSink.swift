@@ -68,10 +68,10 @@ private func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int
 
 /// A LineSink onto a file descriptor.
 ///
-/// It owns a raw buffer but is a plain (copyable) struct so that it can be
-/// the Scheduler's generic sink; exactly one copy (the scheduler's) is used,
-/// and its owner calls `release()` when done.
-public struct FileSink: LineSink {
+/// It owns a raw buffer (and, for a pipe or terminal, a descriptor of its
+/// own), so it is noncopyable: it has exactly one owner, the scheduler that
+/// writes to it, and frees both when that owner is done with it.
+public struct FileSink: LineSink, ~Copyable {
     public static let defaultCapacity = 128 * 1024
 
     private let port: OutputPort
@@ -94,9 +94,9 @@ public struct FileSink: LineSink {
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
-    /// Frees the buffer (after the final `flush()`) and closes the twin
-    /// descriptor if there is one; the sink is unusable after.
-    public func release() {
+    /// Frees the buffer (a final `flush()` is its owner's to do) and closes
+    /// the twin descriptor if there is one.
+    deinit {
         buffer.deallocate()
         port.close()
     }

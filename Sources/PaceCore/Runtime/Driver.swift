@@ -59,7 +59,7 @@ public enum LineStamp {
 
 /// Runs input through `scheduler` until end of input, a signal, a failure or
 /// a bad timestamp under `--on-bad-time error`.
-func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Observer: SchedulerObserver,
+func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
     keyField: Int, onBadTime: BadTimeAction, pendingSignal: () -> Int32

@@ -16,13 +16,13 @@ public enum OutputError: Error, Equatable {
 }
 
 /// Receives each line that leaves pace, with its emission time.
-public protocol LineSink {
+public protocol LineSink: ~Copyable {
     mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
     /// Writes out what is buffered (at the end of a run).
     mutating func flush() throws(OutputError)
 }
 
-extension LineSink {
+extension LineSink where Self: ~Copyable {
     /// A sink that buffers nothing has nothing to write out.
     public mutating func flush() throws(OutputError) {}
 }

@@ -123,7 +123,6 @@ struct LiveMode<Clock: LiveClock>: RunMode {
                 }
             }
         }
-        record!.release()
     }
 }
 
@@ -150,14 +149,13 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock cl
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,
                          pendingSignal: pendingSignal)
-    output.release()
     return report
 }
 
 /// Live mode onto any sink (tests pass a RecordingSink). The sink must write
 /// through itself. `output` is handed back with everything emitted.
 /// `--trace` writes to `traceFD`.
-public func runLive<Clock: LiveClock, Output: LineSink>(_ configuration: Configuration, clock: inout Clock,
+public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configuration: Configuration, clock: inout Clock,
                                                         input: inout LineReader, output: inout Output,
                                                         recordFD: Int32?, traceFD: Int32 = 2,
                                                         pendingSignal: () -> Int32) -> RunReport {
@@ -176,27 +174,29 @@ public func runLive<Clock: LiveClock, Output: LineSink>(_ configuration: Configu
 /// `--record`'s writer: every line read, as `<seconds>TAB<line>`, written per
 /// read batch. Its failures name the record file; a FIFO whose reader left is
 /// an error too (EPIPE), not the quiet end a closed stdout is.
-struct RecordWriter {
+/// A class: it owns its (noncopyable) sink, and live mode, a plain value,
+/// holds the one reference to it.
+final class RecordWriter {
     private var sink: FileSink
     private let target: String
     /// The error that ended recording, so the error path does not retry it.
     private(set) var failure: OutputError?
 
-    init(_ sink: FileSink, target: String) {
+    init(_ sink: consuming FileSink, target: String) {
         self.sink = sink
         self.target = target
     }
 
     @inline(__always)
-    mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+    func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         do throws(OutputError) { try sink.emit(line, at: time) } catch { throw fail(error) }
     }
 
-    mutating func flush() throws(OutputError) {
+    func flush() throws(OutputError) {
         do throws(OutputError) { try sink.flush() } catch { throw fail(error) }
     }
 
-    private mutating func fail(_ error: OutputError) -> OutputError {
+    private func fail(_ error: OutputError) -> OutputError {
         let named: OutputError
         switch error {
         case .brokenPipe: named = .failed(target: target, errno: EPIPE)
@@ -209,5 +209,4 @@ struct RecordWriter {
         return named
     }
 
-    func release() { sink.release() }
 }

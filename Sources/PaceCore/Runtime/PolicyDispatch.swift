@@ -6,7 +6,7 @@
 /// Runs `configuration` in `mode` over `input` onto `sink`: the policy, key
 /// space and observer chosen, then the driver. `sink` is handed back with
 /// everything emitted.
-func run<Mode: RunMode, Sink: LineSink>(
+func run<Mode: RunMode, Sink: LineSink & ~Copyable>(
     _ configuration: Configuration, mode: inout Mode, input: inout LineReader, sink: inout Sink,
     traceFD: Int32, columns: Int, pendingSignal: () -> Int32
 ) -> RunReport {
@@ -31,7 +31,7 @@ private struct Run {
     let columns: Int
 
     /// One state, or one per key.
-    mutating func keyed<P: Policy, Mode: RunMode, Sink: LineSink>(
+    mutating func keyed<P: Policy, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink, _ pendingSignal: () -> Int32
     ) -> RunReport where P.Payload == EventNumber {
         if configuration.keyField != nil {
@@ -42,7 +42,7 @@ private struct Run {
 
     /// Watched (`--trace`, `--marbles`, per-key stats) or not: unwatched,
     /// the scheduler makes no observer calls at all.
-    private func watched<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink>(
+    private func watched<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink,
         _ pendingSignal: () -> Int32
     ) -> RunReport where P.Payload == EventNumber {
@@ -57,15 +57,16 @@ private struct Run {
     }
 
     private func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, O: SchedulerObserver,
-                       Mode: RunMode, Sink: LineSink>(
+                       Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ observer: O, _ mode: inout Mode, _ input: inout LineReader,
         _ sink: inout Sink, _ pendingSignal: () -> Int32
     ) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
-        var scheduler = Scheduler(policy: policy, keys: keys, sink: sink, observer: observer,
+        var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink, observer: observer,
                                   countDistinctKeys: configuration.stats)
         let report = PaceCore.drive(&scheduler, &input, mode: &mode, keyField: configuration.keyField ?? 0,
                                      onBadTime: configuration.onBadTime, pendingSignal: pendingSignal)
-        sink = scheduler.sink
-        return (report, scheduler.observer)
+        let watched = scheduler.observer
+        sink = scheduler.takeSink()
+        return (report, watched)
     }
 }

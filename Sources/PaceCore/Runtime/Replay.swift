@@ -53,13 +53,12 @@ public func runReplay(_ configuration: Configuration, defaultYear: Int, input: i
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, traceFD: traceFD,
                            columns: columns, pendingSignal: pendingSignal)
-    sink.release()
     return report
 }
 
 /// Replay onto any sink (tests pass a RecordingSink); `sink` is handed back
 /// with everything emitted.
-public func runReplay<Sink: LineSink>(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
+public func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
                                       sink: inout Sink, traceFD: Int32 = 2, columns: Int = 80,
                                       pendingSignal: () -> Int32) -> RunReport {
     var mode = ReplayMode(configuration, defaultYear: defaultYear)

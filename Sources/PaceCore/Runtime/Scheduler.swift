@@ -23,7 +23,8 @@
 // line's input line number, so `--trace` names lines without a mapping table.
 // Numbers only need to increase.
 
-public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Observer: SchedulerObserver>:
+public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
+                        Observer: SchedulerObserver>:
     ~Copyable where P.Payload == EventNumber {
     public let policy: P
     /// The sink, reachable so the driver can flush it.
@@ -43,13 +44,17 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
     ///   - countDistinctKeys: keep what the distinct-key count needs.
     ///   - observer: what watches the run (see `SchedulerObserver`).
-    public init(policy: P, keys: Keys.Type, sink: Sink, observer: Observer, countDistinctKeys: Bool = false) {
+    public init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, countDistinctKeys: Bool = false) {
         self.policy = policy
         self.sink = sink
         self.observer = observer
         self.keys = Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys)
         if !Keys.isKeyed { counters.activeKeys = 1 }
     }
+
+    /// The run is over: its sink, with everything written to it, handed back
+    /// to its owner; the rest of the scheduler is freed.
+    public consuming func takeSink() -> Sink { sink }
 
     /// The counters for `--stats`. Unkeyed, the one shared state counts as
     /// one key once an event has come.
