@@ -129,7 +129,7 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
     }
     let timeline = LiveTimeline(wallAtStart: clock.wallClockNow(), monotonicAtStart: clock.monotonicNow())
     var report = RunReport()
-    let keyField = configuration.keyField ?? 0
+    let keys = KeyExtractor(configuration.keyField, delimiter: configuration.delimiter)
     // The latest instant read: the time of end of input (or of the signal).
     var now = timeline.instant(atMonotonic: timeline.monotonicAtStart)
     /// Lines read so far: the number of the next one, less one.
@@ -141,9 +141,7 @@ private func liveLoop<P: Policy, O: SchedulerObserver, Clock: LiveClock, Output:
         // Empty lines are events in live mode (SPEC skips them only in
         // replay); --stats counts them as empty lines too.
         if contentLength(line) == 0 { report.emptyLines += 1 }
-        var key = UnsafeRawBufferPointer(start: nil, count: 0)
-        if keyField > 0 { key = UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: keyField)]) }
-        try scheduler.send(line, key: key, at: now, number: number)
+        try scheduler.send(line, key: keys.key(of: line), at: now, number: number)
     }
 
     do throws(OutputError) {

@@ -47,11 +47,11 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
     let sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
     var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: sink, observer: observer,
                               countDistinctKeys: configuration.stats)
-    var timestamps = TimestampReader(format: configuration.timeFormat, timeField: configuration.timeField,
-                                     defaultYear: configuration.year ?? defaultYear)
+    var timestamps = TimestampReader(format: configuration.timeFormat, field: configuration.timeField,
+                                     delimiter: configuration.delimiter, defaultYear: configuration.year ?? defaultYear)
     var clock = VirtualClock()
     var report = RunReport()
-    let keyField = configuration.keyField ?? 0
+    let keys = KeyExtractor(configuration.keyField, delimiter: configuration.delimiter)
     let onBadTime = configuration.onBadTime
     var lineNumber: Int64 = 0
 
@@ -101,11 +101,7 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
             case let .time(stamp, contentStart):
                 let t = clock.observe(stamp)
                 let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: line[contentStart...])
-                var key = UnsafeRawBufferPointer(start: nil, count: 0)
-                if keyField > 0 {
-                    key = UnsafeRawBufferPointer(rebasing: content[fieldRange(content, field: keyField)])
-                }
-                try scheduler.send(borrowing: content, key: key, at: t, number: lineNumber)
+                try scheduler.send(borrowing: content, key: keys.key(of: content), at: t, number: lineNumber)
             case let .bad(why):
                 report.badTime += 1
                 switch onBadTime {

@@ -50,10 +50,39 @@ struct ArgumentParserTests {
         (["--throttle", "1s", "--throttle-first", "2s"], "option '--throttle-first' given more than once (same as '--throttle')"),
         (["--debounce", "1s", "--replay", "--replay"], "option '--replay' given more than once"),
         (["--debounce", "1s", "--replay=yes"], "option '--replay' takes no value"),
-        (["--debounce", "1s", "--key-field", "0"], "invalid field number '0' for '--key-field' (fields count from 1)"),
-        (["--debounce", "1s", "--key-field", "two"], "invalid field number 'two' for '--key-field' (fields count from 1)"),
-        (["--debounce", "1s", "--replay", "--time-field", "-1"], "invalid field number '-1' for '--time-field' (fields count from 1)"),
-        (["--debounce", "1s", "--replay", "--time-field"], "missing value for '--time-field <n>'"),
+        (["--debounce", "1s", "--key-field", "0"],
+         "invalid field list for '--key-field': invalid field '0' (fields count from 1, up to 1000000: N, N-M or N-)"),
+        (["--debounce", "1s", "--key-field", "2x"],
+         "invalid field list for '--key-field': invalid field '2x' (fields count from 1, up to 1000000: N, N-M or N-)"),
+        (["--debounce", "1s", "--key-field", "1,,2"], "invalid field list for '--key-field': an empty item in the field list '1,,2'"),
+        (["--debounce", "1s", "--key-field", "2,"], "invalid field list for '--key-field': an empty item in the field list '2,'"),
+        (["--debounce", "1s", "--key-field", ""], "invalid field list for '--key-field': an empty field list"),
+        (["--debounce", "1s", "--key-field", "-1"], "invalid field list for '--key-field': '-1': field numbers have no sign"),
+        (["--debounce", "1s", "--key-field", "+2"], "invalid field list for '--key-field': '+2': field numbers have no sign"),
+        (["--debounce", "1s", "--key-field", "2-+3"], "invalid field list for '--key-field': '2-+3': field numbers have no sign"),
+        (["--debounce", "1s", "--key-field", "4-2"], "invalid field list for '--key-field': '4-2': a range N-M needs N <= M"),
+        (["--debounce", "1s", "--key-field", "2-3-4"],
+         "invalid field list for '--key-field': invalid field '2-3-4' (fields count from 1, up to 1000000: N, N-M or N-)"),
+        (["--debounce", "1s", "--key-field", ".host"],
+         "invalid field list for '--key-field': '.host' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"),
+        (["--debounce", "1s", "--key-field", "host name"],
+         "invalid field list for '--key-field': 'host name' is not a NAME: ' ' (a NAME holds letters, digits and '_ - @ .')"),
+        (["--debounce", "1s", "--key-field", "a/b"],
+         "invalid field list for '--key-field': 'a/b' is not a NAME: '/' (a NAME holds letters, digits and '_ - @ .')"),
+        (["--debounce", "1s", "--delimiter", "ab"], "'--delimiter' takes one byte ('ab' is 2 bytes)"),
+        (["--debounce", "1s", "--delimiter", ""], "'--delimiter' takes one byte (it is empty)"),
+        (["--debounce", "1s", "--delimiter", "\\n"], "'--delimiter' takes one byte ('\\n' is 2 bytes)"),
+        (["--debounce", "1s", "--delimiter", "é"], "'--delimiter' takes one byte ('é' is 2 bytes)"),
+        (["--debounce", "1s", "--replay", "--time-field", "-1"], "invalid time field for '--time-field': '-1': field numbers have no sign"),
+        (["--debounce", "1s", "--replay", "--time-field", "0"],
+         "invalid time field for '--time-field': invalid field '0' (fields count from 1, up to 1000000: N, N-M or N-)"),
+        (["--debounce", "1s", "--replay", "--time-field", "2-"],
+         "invalid time field for '--time-field': '2-': a time field is one field (a number or a NAME), not a range"),
+        (["--debounce", "1s", "--replay", "--time-field", "1,2"],
+         "invalid time field for '--time-field': invalid field '1,2' (fields count from 1, up to 1000000: N, N-M or N-)"),
+        (["--debounce", "1s", "--replay", "--time-field"], "missing value for '--time-field <field>'"),
+        (["--debounce", "1s", "--replay", "--time-format", "record", "--time-field", "ts"],
+         "'--time-field' does not apply to --time-format record (its time is the line's prefix)"),
         (["--debounce", "1s", "--replay", "--on-bad-time", "ignore"], "invalid value 'ignore' for '--on-bad-time' (choose error, skip or pass)"),
         (["--debounce", "1s", "--replay", "--time-format", "unixms"], "unknown time format 'unixms' (did you mean 'unix-ms'?)"),
         (["--debounce", "1s", "--replay", "--time-format", "epoch"], "unknown time format 'epoch'"),
@@ -88,18 +117,19 @@ struct ArgumentParserTests {
     @Test("defaults and every option")
     func options() throws {
         let defaults = try configuration(["--debounce", "1s"])
-        #expect(defaults.replay == false && defaults.timeFormat == .auto && defaults.timeField == 1)
+        #expect(defaults.replay == false && defaults.timeFormat == .auto && defaults.timeField == .number(1))
+        #expect(defaults.delimiter == nil)
         #expect(defaults.onBadTime == .error && defaults.keyField == nil && defaults.inputPath == nil && defaults.year == nil)
 
         let all = try configuration(["--debounce", "1s", "--max-wait=5s", "--key-field", "3", "--replay",
                                      "--time-format", "unix-ms", "--year", "2024", "--time-field=2",
                                      "--on-bad-time", "pass", "--emit-time", "--stats", "--", "-file"])
         #expect(all.maxWait == 5_000_000_000)
-        #expect(all.keyField == 3)
+        #expect(all.keyField == .field(3))
         #expect(all.replay && all.emitTime && all.stats)
         #expect(all.timeFormat == .unixMs)
         #expect(all.year == 2024)
-        #expect(all.timeField == 2)
+        #expect(all.timeField == .number(2))
         #expect(all.onBadTime == .pass)
         #expect(all.inputPath == "-file")
 

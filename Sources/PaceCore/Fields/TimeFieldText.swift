@@ -1,0 +1,53 @@
+// `--time-field`: where a replay line's timestamp is. A number without
+// `--delimiter` is where the timestamp starts: it may span several fields,
+// as syslog's does, and the format decides where it ends. A number with
+// `--delimiter`, or a NAME, is a whole value, which the format must fit.
+
+struct TimeFieldText {
+    private enum Shape { case blankStart, delimited, name }
+
+    private let shape: Shape
+    private let field: Int
+    private let delimiter: UInt8
+    private let name: FieldName?
+    private let scratch = ByteScratch(capacity: 64)
+
+    init(_ timeField: TimeField, delimiter: UInt8?) {
+        self.delimiter = delimiter ?? 0
+        switch timeField {
+        case let .number(n):
+            (shape, field, name) = (delimiter == nil ? .blankStart : .delimited, n, nil)
+        case let .name(n):
+            (shape, field, name) = (.name, 0, n)
+        }
+    }
+
+    /// Whether the text found is a whole value (the format must end at its
+    /// end), rather than the rest of the line from where the field starts.
+    var isWholeValue: Bool { shape != .blankStart }
+
+    /// Why a line without its time field has no time.
+    var missing: BadTime {
+        if let name { return .missingName(name.text) }
+        return .missingField(field)
+    }
+
+    /// The text holding the timestamp and where in it the field starts
+    /// (a slice of `line`, or of the scratch for a decoded string); nil
+    /// when the line lacks the field.
+    @inline(__always)
+    func text(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
+        switch shape {
+        case .blankStart:
+            guard let start = fieldStart(line, field: field) else { return nil }
+            return (line, start)
+        case .delimited:
+            guard let range = delimitedFieldRange(line, field: field, delimiter: delimiter) else { return nil }
+            return (UnsafeRawBufferPointer(rebasing: line[range]), 0)
+        case .name:
+            let value = structuredValue(line, end: contentLength(line), name: name.unsafelyUnwrapped)
+            if value == .missing { return nil }
+            return (valueBytes(value, of: line, scratch: scratch), 0)
+        }
+    }
+}
