@@ -125,7 +125,9 @@ func parseUnixInteger(_ text: UnsafeRawBufferPointer, from start: Int, unit: Uni
     var digits = 0
     var overflow = false
     while i < n, let d = digit(text[i]) {
-        if count > (Int64.max - 9) / 10 { overflow = true } else { count = count * 10 + Int64(d) }
+        let (times10, o1) = count.multipliedReportingOverflow(by: 10)
+        let (next, o2) = times10.addingReportingOverflow(Int64(d))
+        if o1 || o2 { overflow = true } else { count = next }
         digits += 1
         i += 1
     }
