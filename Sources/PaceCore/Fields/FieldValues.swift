@@ -5,11 +5,11 @@
 
 /// The structured value of `name` in `line[..<end]`.
 @inline(__always)
-func structuredValue(_ line: UnsafeRawBufferPointer, end: Int, name: FieldName) -> StructuredValue {
+func structuredValue(_ line: UnsafeRawBufferPointer, end: Int, name: NameView) -> StructuredValue {
     var i = 0
     while i < end && isBlank(line[i]) { i &+= 1 }
     if i < end && line[i] == UInt8(ascii: "{") {
-        return jsonMember(line, objectAt: i, end: end, path: name.path)
+        return jsonMember(line, objectAt: i, end: end, name: name)
     }
     return logfmtValue(line, end: end, name: name.bytes)
 }

@@ -30,10 +30,12 @@ let maximumJSONDepth = 512
 
 /// The member at `path` (one name per level) of the JSON object whose `{` is
 /// at `start`, reading `line[..<end]`.
-func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, path: [[UInt8]]) -> StructuredValue {
+func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, name path: NameView) -> StructuredValue {
     guard let base = line.baseAddress else { return .missing }
     var scan = JSONScanner(base: base, end: end, at: start)
-    for (level, name) in path.enumerated() {
+    let levels = path.ends.count
+    for level in 0..<levels {
+        let name = path.level(level)
         // `scan.i` is at the `{` of the object to look in.
         scan.i &+= 1
         scan.skipWhitespace()
@@ -46,7 +48,7 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, p
             scan.skipWhitespace()
             if scan.textEquals(member, name) {
                 // The first member of that name counts, whatever its value.
-                if level == path.count - 1 { return scan.memberValue() }
+                if level == levels - 1 { return scan.memberValue() }
                 guard scan.byte == UInt8(ascii: "{") else { return .missing }
                 break
             }
@@ -88,15 +90,21 @@ struct JSONScanner {
     @inline(__always)
     mutating func skipWhitespace() {
         while true {
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D: i &+= 1
-            default: return
-            }
+            let b = byte
+            // Most often there is none: compact JSON.
+            if b > 0x20 { return }
+            guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return }
+            i &+= 1
         }
     }
 
+    // The scanner's steps are inlined into the member walk, except for
+    // nested objects and arrays: a call per member and value cost as much as
+    // the scanning itself on typical log lines.
+
     /// The value at `i` as a member's value: checked to its end, not beyond
     /// what a number or literal needs to know it has ended.
+    @inline(__always)
     mutating func memberValue() -> StructuredValue {
         let start = i
         switch byte {
@@ -104,7 +112,7 @@ struct JSONScanner {
             guard let s = string() else { return .missing }
             return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard skipValue(depth: 1) else { return .missing }
+            guard skipContainer(depth: 1) else { return .missing }
             return .plain(start..<i)
         default:
             guard scalar() else { return .missing }
@@ -121,10 +129,19 @@ struct JSONScanner {
     }
 
     /// Skips one value, checking it; false when it is malformed.
+    @inline(__always)
     mutating func skipValue(depth: Int) -> Bool {
         switch byte {
-        case UInt8(ascii: "\""):
-            return string() != nil
+        case UInt8(ascii: "\""): return string() != nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return skipContainer(depth: depth)
+        default: return scalar()
+        }
+    }
+
+    /// Skips the object or array at `i`, checking it.
+    @inline(never)
+    mutating func skipContainer(depth: Int) -> Bool {
+        switch byte {
         case UInt8(ascii: "{"):
             guard depth < maximumJSONDepth else { return false }
             i &+= 1
@@ -175,6 +192,7 @@ struct JSONScanner {
         }
     }
 
+    @inline(__always)
     private mutating func literal(_ word: StaticString) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i &+ n <= end else { return false }
@@ -184,6 +202,7 @@ struct JSONScanner {
     }
 
     /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    @inline(__always)
     private mutating func number() -> Bool {
         if byte == UInt8(ascii: "-") { i &+= 1 }
         if byte == UInt8(ascii: "0") {
@@ -203,16 +222,32 @@ struct JSONScanner {
         return true
     }
 
-    /// One or more digits.
+    /// One or more digits, eight at a time while they last: timestamps and
+    /// counters are long runs of them. A byte is a digit when its high
+    /// nibble is 3 and adding 6 keeps it so; a carry out of a byte that
+    /// is not a digit can only spoil the bytes above it.
     @inline(__always)
     private mutating func digits() -> Bool {
         let start = i
+        let highNibbles = everyByte &* 0xF0, threes = everyByte &* 0x30
+        while i &+ 8 <= end {
+            let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let other = (x & highNibbles ^ threes) | ((x &+ everyByte &* 0x06) & highNibbles ^ threes)
+            // The high bit of each byte of `other` that is not zero.
+            let stops = ((other & (everyByte &* 0x7F)) &+ everyByte &* 0x7F | other) & (everyByte &* 0x80)
+            if stops != 0 {
+                i &+= stops.trailingZeroBitCount >> 3
+                return i > start
+            }
+            i &+= 8
+        }
         while byte &- UInt8(ascii: "0") < 10 { i &+= 1 }
         return i > start
     }
 
     /// The string whose `"` is at `i`, checked; `i` ends past its closing
     /// quote. Nil when it is malformed or unterminated.
+    @inline(__always)
     mutating func string() -> JSONString? {
         i &+= 1
         let start = i
@@ -247,6 +282,7 @@ struct JSONScanner {
     }
 
     /// The escape whose backslash is at `i`; `i` ends past it.
+    @inline(never)
     private mutating func escape() -> Bool {
         switch byte(at: i &+ 1) {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
@@ -285,16 +321,15 @@ struct JSONScanner {
 
     /// Whether the string text `s` (checked already) reads `name` once
     /// decoded. Names without escapes are compared as bytes.
-    func textEquals(_ s: JSONString, _ name: [UInt8]) -> Bool {
+    @inline(__always)
+    func textEquals(_ s: JSONString, _ name: UnsafeRawBufferPointer) -> Bool {
         if !s.escaped {
-            guard s.content.count == name.count else { return false }
-            var k = 0
-            for j in s.content {
-                if base.load(fromByteOffset: j, as: UInt8.self) != name[k] { return false }
-                k &+= 1
-            }
-            return true
+            return sameBytes(UnsafeRawBufferPointer(start: base + s.content.lowerBound, count: s.content.count), name)
         }
+        return escapedTextEquals(s, name)
+    }
+
+    private func escapedTextEquals(_ s: JSONString, _ name: UnsafeRawBufferPointer) -> Bool {
         var k = 0
         var matches = true
         decodeJSONText(base, s.content) { b in

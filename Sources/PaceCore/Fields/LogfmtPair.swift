@@ -9,7 +9,7 @@
 // closing quote even when no blank follows (`a="x"b=1` holds a and b).
 
 /// The value of the first pair of `line[..<end]` whose key is `name`.
-func logfmtValue(_ line: UnsafeRawBufferPointer, end: Int, name: [UInt8]) -> StructuredValue {
+func logfmtValue(_ line: UnsafeRawBufferPointer, end: Int, name: UnsafeRawBufferPointer) -> StructuredValue {
     var i = 0
     while true {
         while i < end && isBlank(line[i]) { i &+= 1 }
@@ -45,7 +45,7 @@ func logfmtValue(_ line: UnsafeRawBufferPointer, end: Int, name: [UInt8]) -> Str
                 value = .plain(start..<i)
             }
         }
-        if bytesEqual(line, key, name) { return value }
+        if sameBytes(UnsafeRawBufferPointer(rebasing: line[key]), name) { return value }
     }
 }
 
@@ -67,15 +67,4 @@ func decodeLogfmtText(_ line: UnsafeRawBufferPointer, _ content: Range<Int>, _ o
         out(b)
         j += 1
     }
-}
-
-@inline(__always)
-func bytesEqual(_ line: UnsafeRawBufferPointer, _ range: Range<Int>, _ other: [UInt8]) -> Bool {
-    guard range.count == other.count else { return false }
-    var k = 0
-    for j in range {
-        if line[j] != other[k] { return false }
-        k &+= 1
-    }
-    return true
 }

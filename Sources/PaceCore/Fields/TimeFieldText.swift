@@ -9,38 +9,51 @@ struct TimeFieldText {
     private let shape: Shape
     private let field: Int
     private let delimiter: UInt8
-    private let name: FieldName?
+    /// A NAME's layout (kept alive for `name`) and where its bytes are.
+    private let layout: NameLayout?
+    private let name: NameView?
+    /// Why a line without the field has no time.
+    let missing: BadTime
     private let scratch = ByteScratch(capacity: 64)
 
     init(_ timeField: TimeField, delimiter: UInt8?) {
         self.delimiter = delimiter ?? 0
         switch timeField {
         case let .number(n):
-            (shape, field, name) = (delimiter == nil ? .blankStart : .delimited, n, nil)
+            (shape, field, layout, missing) = (delimiter == nil ? .blankStart : .delimited, n, nil, .missingField(n))
         case let .name(n):
-            (shape, field, name) = (.name, 0, n)
+            (shape, field, layout, missing) = (.name, 0, NameLayout(n), .missingName(n.text))
         }
+        name = layout?.view
     }
+
+    /// The field's number (for a NAME, 0).
+    var number: Int { field }
 
     /// Whether the text found is a whole value (the format must end at its
     /// end), rather than the rest of the line from where the field starts.
     var isWholeValue: Bool { shape != .blankStart }
 
-    /// Why a line without its time field has no time.
-    var missing: BadTime {
-        if let name { return .missingName(name.text) }
-        return .missingField(field)
-    }
 
     /// The text holding the timestamp and where in it the field starts
     /// (a slice of `line`, or of the scratch for a decoded string); nil
     /// when the line lacks the field.
     @inline(__always)
     func text(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
-        switch shape {
-        case .blankStart:
+        if shape == .blankStart {
             guard let start = fieldStart(line, field: field) else { return nil }
             return (line, start)
+        }
+        return wholeValue(of: line)
+    }
+
+    /// A whole value: a call away, so that `text` stays small enough for the
+    /// timestamp parsers to be inlined next to it.
+    @inline(never)
+    private func wholeValue(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
+        switch shape {
+        case .blankStart:
+            preconditionFailure("TimeFieldText: a field start is found inline")
         case .delimited:
             guard let range = delimitedFieldRange(line, field: field, delimiter: delimiter) else { return nil }
             return (UnsafeRawBufferPointer(rebasing: line[range]), 0)

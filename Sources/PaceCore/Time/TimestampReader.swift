@@ -75,10 +75,28 @@ public struct TimestampReader {
     /// skipped). Its closing switch repeats `readAnyFormat`'s on purpose:
     /// sharing it through a helper cost 1% of replay's instructions (the
     /// fast path stopped inlining as well).
+    ///
+    /// A time field that is a whole value (a NAME, or a field with
+    /// `--delimiter`) is found a call away, so that the commonest case, a
+    /// timestamp where a blank-separated field starts, stays small enough
+    /// for its parser to be inlined into it.
     @inline(__always)
     private mutating func read(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
-        guard let (text, fieldStart) = field.text(of: line) else { return .bad(field.missing) }
-        guard fieldStart < text.count else { return noMatch }
+        if whole { return readWholeValue(line, named) }
+        guard let start = fieldStart(line, field: field.number) else { return .bad(.missingField(field.number)) }
+        return read(line, from: start, named)
+    }
+
+    @inline(never)
+    private mutating func readWholeValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
+        guard let (text, start) = field.text(of: line) else { return .bad(field.missing) }
+        guard start < text.count else { return noMatch }
+        return read(text, from: start, named)
+    }
+
+    /// The named format at `fieldStart` of `text`, the time field's text.
+    @inline(__always)
+    private mutating func read(_ text: UnsafeRawBufferPointer, from fieldStart: Int, _ named: NamedFormat) -> TimeReading {
         var start = fieldStart
         if text[start] == UInt8(ascii: "[") { start += 1 }
         let result: FormatResult

@@ -16,8 +16,13 @@ func fieldName(_ text: String) -> FieldName {
 
 /// The value of NAME in `line` as bytes, or nil when it is missing.
 func structured(_ line: [UInt8], _ name: String) -> [UInt8]? {
+    let layout = NameLayout(fieldName(name))
+    return withExtendedLifetime(layout) { structured(line, layout.view) }
+}
+
+private func structured(_ line: [UInt8], _ name: NameView) -> [UInt8]? {
     line.withUnsafeBytes { raw -> [UInt8]? in
-        let value = structuredValue(raw, end: contentLength(raw), name: fieldName(name))
+        let value = structuredValue(raw, end: contentLength(raw), name: name)
         if value == .missing { return nil }
         let scratch = ByteScratch()
         return withExtendedLifetime(scratch) { Array(valueBytes(value, of: raw, scratch: scratch)) }
