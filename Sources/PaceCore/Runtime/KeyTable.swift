@@ -110,7 +110,9 @@ private func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int)
 func hashBytes(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     let k: UInt64 = 0x9E37_79B9_7F4A_7C15
     var h: UInt64 = 0x2545_F491_4F6C_DD1D ^ UInt64(bytes.count)
-    guard let base = bytes.baseAddress else { return h &* k }
+    // An empty key may come with or without a base address (a slice of a
+    // line, or a missing field); it is one key either way.
+    let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1).unsafelyUnwrapped
     let n = bytes.count
     var i = 0
     while i + 8 <= n {

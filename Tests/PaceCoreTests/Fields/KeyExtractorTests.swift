@@ -56,7 +56,7 @@ extension Fields {
             #expect(sameKey("t h msg one", "t2 h2 msg one", "3-"))
             #expect(!sameKey("t h msg one", "t h msg two", "3-"))
             #expect(shownKey("t h msg  one\ttwo", "3-") == "msg one two")
-            #expect(shownKey("t h", "3-") == "\(String())")
+            #expect(shownKey("t h", "3-") == "")
         }
 
         @Test func separatorsBetweenFieldsDoNotMatter() {
@@ -98,6 +98,29 @@ extension Fields {
             #expect(text(keys(lines, "k")) == [long + "\n", "\tb", "q\""])
             #expect(text(keys(lines, "k,j")).map(\.count) == [8 + 1001 + 8, 8 + 2 + 8, 8 + 2 + 8 + 1])
         }
+    }
+
+    @Suite struct EmptyKeyTests {
+        /// A missing JSON member's key has no base address, an empty field's is
+        /// a slice of the line: the key table must see one key.
+        @Test func anEmptyKeyIsOneKeyWithOrWithoutABaseAddress() {
+            let line: [UInt8] = Array("abc".utf8)
+            line.withUnsafeBytes { raw in
+                let slice = UnsafeRawBufferPointer(rebasing: raw[1..<1])
+                #expect(hashBytes(slice) == hashBytes(UnsafeRawBufferPointer(start: nil, count: 0)))
+            }
+            var scheduler = Scheduler(policy: ThrottleFirst(window: 10), keyed: true, sink: RecordingSink())
+            for (n, text) in [#"{"host":""}"#, #"{"other":1}"#].enumerated() {
+                var text = text
+                text.withUTF8 { bytes in
+                    let raw = UnsafeRawBufferPointer(bytes)
+                    try! scheduler.send(raw, key: KeyExtractor(selector("host"), delimiter: nil).key(of: raw), at: 0,
+                                        number: EventNumber(n + 1))
+                }
+            }
+            try! scheduler.finish()
+            #expect(scheduler.sink.emissions == [Emission(time: 0, #"{"host":""}"#)])
+    }
     }
 
     @Suite struct FieldListParsingTests {
