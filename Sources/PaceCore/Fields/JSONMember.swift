@@ -41,18 +41,45 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, n
         scan.skipWhitespace()
         if scan.byte == UInt8(ascii: "}") { return .missing }
         while true {
-            guard scan.byte == UInt8(ascii: "\""), let member = scan.string() else { return .missing }
+            guard scan.byte == UInt8(ascii: "\"") else { return .missing }
+            // A NAME holds no quote, backslash or control byte: when its
+            // bytes and a quote follow, that is the whole member name.
+            let close = scan.i &+ 1 &+ name.count
+            let matched: Bool
+            if close < end, scan.byte(at: close) == UInt8(ascii: "\""),
+               sameBytes(UnsafeRawBufferPointer(start: base + scan.i + 1, count: name.count), name) {
+                scan.i = close &+ 1
+                matched = true
+            } else {
+                guard let member = scan.string() else { return .missing }
+                matched = member.escaped && scan.textEquals(member, name)
+            }
             scan.skipWhitespace()
             guard scan.byte == UInt8(ascii: ":") else { return .missing }
             scan.i &+= 1
             scan.skipWhitespace()
-            if scan.textEquals(member, name) {
+            // Strings are the commonest values: read here rather than a
+            // call away.
+            if matched {
                 // The first member of that name counts, whatever its value.
-                if level == levels - 1 { return scan.memberValue() }
+                if level == levels - 1 {
+                    if scan.byte == UInt8(ascii: "\"") {
+                        guard let s = scan.string() else { return .missing }
+                        return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+                    }
+                    return scan.memberValue()
+                }
                 guard scan.byte == UInt8(ascii: "{") else { return .missing }
                 break
             }
-            guard scan.skipValue(depth: level + 1) else { return .missing }
+            let first = scan.byte
+            if first == UInt8(ascii: "\"") {
+                guard scan.string() != nil else { return .missing }
+            } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+                guard scan.number() else { return .missing }
+            } else {
+                guard scan.skipValue(depth: level + 1) else { return .missing }
+            }
             scan.skipWhitespace()
             guard scan.byte == UInt8(ascii: ",") else { return .missing }
             scan.i &+= 1
@@ -203,7 +230,7 @@ struct JSONScanner {
 
     /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     @inline(__always)
-    private mutating func number() -> Bool {
+    mutating func number() -> Bool {
         if byte == UInt8(ascii: "-") { i &+= 1 }
         if byte == UInt8(ascii: "0") {
             i &+= 1
