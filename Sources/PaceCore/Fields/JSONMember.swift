@@ -126,8 +126,10 @@ struct JSONScanner {
     }
 
     // The scanner's steps are inlined into the member walk, except for
-    // nested objects and arrays: a call per member and value cost as much as
-    // the scanning itself on typical log lines.
+    // nested objects and arrays and for escapes: a call per member and value
+    // cost as much as the scanning itself on typical log lines. What is a
+    // call away takes and returns positions by value, so that the walk's
+    // scanner stays in registers instead of going to memory for each call.
 
     /// The value at `i` as a member's value: checked to its end, not beyond
     /// what a number or literal needs to know it has ended.
@@ -139,7 +141,8 @@ struct JSONScanner {
             guard let s = string() else { return .missing }
             return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard skipContainer(depth: 1) else { return .missing }
+            guard let after = containerEnd(at: i, depth: 1) else { return .missing }
+            i = after
             return .plain(start..<i)
         default:
             guard scalar() else { return .missing }
@@ -160,14 +163,24 @@ struct JSONScanner {
     mutating func skipValue(depth: Int) -> Bool {
         switch byte {
         case UInt8(ascii: "\""): return string() != nil
-        case UInt8(ascii: "{"), UInt8(ascii: "["): return skipContainer(depth: depth)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard let after = containerEnd(at: i, depth: depth) else { return false }
+            i = after
+            return true
         default: return scalar()
         }
     }
 
-    /// Skips the object or array at `i`, checking it.
+    /// Where the object or array at `j` ends, checked; nil when malformed.
     @inline(never)
-    mutating func skipContainer(depth: Int) -> Bool {
+    func containerEnd(at j: Int, depth: Int) -> Int? {
+        var scan = self
+        scan.i = j
+        return scan.skipContainer(depth: depth) ? scan.i : nil
+    }
+
+    /// Skips the object or array at `i`, checking it.
+    private mutating func skipContainer(depth: Int) -> Bool {
         switch byte {
         case UInt8(ascii: "{"):
             guard depth < maximumJSONDepth else { return false }
@@ -298,7 +311,8 @@ struct JSONScanner {
                 return JSONString(content: start..<(i &- 1), escaped: escaped)
             }
             if b == UInt8(ascii: "\\") {
-                guard escape() else { return nil }
+                guard let after = escapeEnd(at: i) else { return nil }
+                i = after
                 escaped = true
                 continue
             }
@@ -308,8 +322,15 @@ struct JSONScanner {
         }
     }
 
-    /// The escape whose backslash is at `i`; `i` ends past it.
+    /// Where the escape whose backslash is at `j` ends; nil when malformed.
     @inline(never)
+    private func escapeEnd(at j: Int) -> Int? {
+        var scan = self
+        scan.i = j
+        return scan.escape() ? scan.i : nil
+    }
+
+    /// The escape whose backslash is at `i`; `i` ends past it.
     private mutating func escape() -> Bool {
         switch byte(at: i &+ 1) {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
