@@ -3,7 +3,7 @@
 // parsed line's content offset stays inside the line.
 
 private let formats: [TimeFormat] = {
-    var list: [TimeFormat] = [.auto, .unix, .unixMs, .iso8601, .syslog, .clf, .offset, .record]
+    var list: [TimeFormat] = [.auto, .unix, .unixMs, .unixUs, .unixNs, .iso8601, .syslog, .clf, .offset, .record]
     for source in ["%Y-%m-%d %H:%M:%S,%f", "[%a %b %d %H:%M:%S %Y]", "%y%m%d %H%M%S", "%b %e %H:%M:%S",
                    "%Y%m%d-%H:%M:%S:%L", "%s", "[%m.%d %H:%M:%S]", "%d/%b/%Y:%H:%M:%S %z", "%H:%M:%S%%"] {
         if case let .success(pattern) = TimePattern.compile(source) { list.append(.pattern(pattern)) }

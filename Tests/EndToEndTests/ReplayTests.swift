@@ -120,7 +120,7 @@ struct ReplayEndToEndTests {
         let result = try Pace.run(["--throttle", "1s", "--replay"], stdin: "1.5 x\n")
         #expect(result == PaceResult(
             stdout: [],
-            stderr: "pace: line 1: no timestamp recognised (tried iso8601, clf, syslog, unix, unix-ms, offset; see --time-format)\n",
+            stderr: "pace: line 1: no timestamp recognised (tried iso8601, clf, syslog, unix, unix-ms, unix-us, unix-ns, offset; see --time-format)\n",
             status: 1))
         let explicit = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--emit-time"], stdin: "1.5 x\n")
         #expect(explicit.stdoutText == "1.500000\t1.5 x\n")

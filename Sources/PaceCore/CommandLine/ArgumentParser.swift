@@ -182,7 +182,16 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         config.maxWait = maxWait
     }
     if let (spelling, value) = typed.value(.keyField) {
-        config.keyField = try fieldNumber(value!, for: spelling)
+        switch FieldSelector.parse(value!) {
+        case let .success(selector): config.keyField = selector
+        case let .failure(error): throw UsageError("invalid field list for '\(spelling)': \(error)", hint: fieldHint)
+        }
+    }
+    if let (_, value) = typed.value(.delimiter) {
+        switch parseDelimiter(value!) {
+        case let .success(byte): config.delimiter = byte
+        case let .failure(error): throw UsageError(error.description, hint: delimiterHint)
+        }
     }
     config.replay = typed.has(.replay)
     config.emitTime = typed.has(.emitTime)
@@ -208,7 +217,10 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         if config.timeFormat == .record {
             throw UsageError("'--time-field' does not apply to --time-format record (its time is the line's prefix)")
         }
-        config.timeField = try fieldNumber(value!, for: spelling)
+        switch TimeField.parse(value!) {
+        case let .success(field): config.timeField = field
+        case let .failure(error): throw UsageError("invalid time field for '\(spelling)': \(error)", hint: fieldHint)
+        }
     }
     if let (_, value) = typed.value(.year) {
         guard let year = Int(value!), (minimumYear...maximumYear).contains(year) else {
@@ -283,18 +295,16 @@ private func unexpectedCharacter(in text: String, at offset: Int) -> String {
     return "unexpected '\(character)' after '\(before)'\(why)"
 }
 
-/// The largest field number pace takes.
-let maximumFieldNumber = 1_000_000
+private let fieldHint = """
+    Fields are N (1-based), N-M, N- or a NAME (a JSON member path such as kubernetes.pod, or a logfmt key),
+    comma-separated for --key-field: 3, 2,4, 5-, host. --time-field takes one number or NAME.
+    See 'pace --help' for more information.
+    """
 
-private func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
-    guard let n = Int(text), n >= 1 else {
-        throw UsageError("invalid field number '\(text)' for '\(spelling)' (fields count from 1)")
-    }
-    guard n <= maximumFieldNumber else {
-        throw UsageError("invalid field number '\(text)' for '\(spelling)' (at most \(maximumFieldNumber))")
-    }
-    return n
-}
+private let delimiterHint = """
+    --delimiter takes a single byte, as cut -d does: ',', '|', ':', or '\\t' for TAB.
+    See 'pace --help' for more information.
+    """
 
 private func timeFormat(_ text: String) throws(UsageError) -> TimeFormat {
     if let named = TimeFormat.names.first(where: { $0.0 == text }) { return named.1 }

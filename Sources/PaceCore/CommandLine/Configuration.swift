@@ -12,13 +12,16 @@ public struct Configuration: Equatable, Sendable {
     public var window: Nanoseconds
     /// `--max-wait` (debounce only, >= window).
     public var maxWait: Nanoseconds?
-    /// `--key-field` (1-based), or nil for one shared state.
-    public var keyField: Int?
+    /// `--key-field`, or nil for one shared state.
+    public var keyField: FieldSelector?
+    /// `--delimiter`: fields are split at each of this byte instead of at
+    /// runs of blanks.
+    public var delimiter: UInt8?
     public var replay: Bool
     public var timeFormat: TimeFormat
     /// `--year`, or nil for the current UTC year at start.
     public var year: Int?
-    public var timeField: Int
+    public var timeField: TimeField
     public var onBadTime: BadTimeAction
     public var emitTime: Bool
     /// `--record FILE` (live only), as the bytes of its argument: a file
@@ -38,10 +41,11 @@ public struct Configuration: Equatable, Sendable {
         self.window = window
         maxWait = nil
         keyField = nil
+        delimiter = nil
         replay = false
         timeFormat = .auto
         year = nil
-        timeField = 1
+        timeField = .number(1)
         onBadTime = .error
         emitTime = false
         recordPath = nil

@@ -3,7 +3,7 @@
 
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast
-    case maxWait, keyField, replay, timeFormat, year, timeField, onBadTime
+    case maxWait, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, record, stats, trace, marbles, help, version
 }
 
@@ -49,18 +49,20 @@ let flagTable: [Flag] = [
          "Throttle, latest: emit a line at once; keep only the latest line of each <duration> window and emit it when the window ends."),
     Flag(.maxWait, ["--max-wait"], value: "duration", .option,
          "With --debounce: no line stays pending longer than <duration> after the first line of its burst (>= the debounce window)."),
-    Flag(.keyField, ["--key-field"], value: "n", .option,
-         "Independent state per key: whitespace-separated field <n> (1-based) of each line; lines without it share the empty key."),
+    Flag(.keyField, ["--key-field"], value: "fields", .option,
+         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. Lines lacking them share the empty key."),
+    Flag(.delimiter, ["--delimiter"], value: "byte", .option,
+         "Split fields at each <byte> (as cut -d; '\\t' is TAB) instead of at runs of spaces and tabs."),
     Flag(.replay, ["--replay"], .option,
          "Replay mode: time comes from each line's timestamp, on a virtual clock (deterministic output)."),
     Flag(.timeFormat, ["--time-format"], value: "format", .option,
-         "auto, unix, unix-ms, iso8601, syslog, clf, offset, record, or a strptime-style pattern with % directives.",
+         "auto, unix, unix-ms, unix-us, unix-ns, iso8601, syslog, clf, offset, record, or a strptime-style pattern with % directives.",
          default: "auto", replayOnly: true),
     Flag(.year, ["--year"], value: "year", .option,
          "The year of timestamps that carry none (syslog, patterns without %Y %y %s).",
          default: "the current UTC year", replayOnly: true),
-    Flag(.timeField, ["--time-field"], value: "n", .option,
-         "The timestamp starts at whitespace-separated field <n> (1-based); an opening '[' is skipped.",
+    Flag(.timeField, ["--time-field"], value: "field", .option,
+         "The timestamp starts at field <field> (a number, 1-based; with --delimiter, it is that field's whole value), or is the whole value of the JSON member or logfmt key <field>; an opening '[' is skipped.",
          default: "1", replayOnly: true),
     Flag(.onBadTime, ["--on-bad-time"], value: "action", .option,
          "A line whose timestamp does not parse: error (stop, exit 1), skip (drop it), or pass (write it through at once).",

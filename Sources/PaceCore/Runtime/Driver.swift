@@ -62,7 +62,7 @@ public enum LineStamp {
 func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
-    keyField: Int, onBadTime: BadTimeAction, pendingSignal: () -> Int32
+    keys: KeyExtractor, onBadTime: BadTimeAction, pendingSignal: () -> Int32
 ) -> RunReport where P.Payload == EventNumber {
     var report = RunReport()
     var lineNumber: EventNumber = 0
@@ -142,10 +142,7 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
             case let .event(t, contentStart):
                 let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
                 var key = UnsafeRawBufferPointer(start: nil, count: 0)
-                if Keys.isKeyed {
-                    let keyed = contentStart == 0 ? fields : content
-                    key = UnsafeRawBufferPointer(rebasing: keyed[fieldRange(keyed, field: keyField)])
-                }
+                if Keys.isKeyed { key = keys.key(of: contentStart == 0 ? fields : content) }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):
                 report.badTime += 1

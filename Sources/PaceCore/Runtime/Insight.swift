@@ -28,31 +28,35 @@ public struct RunInsight: SchedulerObserver {
     private var traceText: [UInt8] = []
     private let trace: Bool
     private let traceFD: Int32
-    /// `--key-field`, to find an emitted line's key again (0: unkeyed).
-    private let keyField: Int
+    /// `--key-field`, to find an emitted line's key again, and to show keys.
+    private let keys: KeyExtractor
     /// `--stats` with `--key-field`: counters per key ever seen.
     private var keyCounts: [[UInt8]: KeyCount]?
     /// `--marbles`: the recording.
-    public private(set) var marbles: MarbleRecording?
+    private var recording: MarbleRecording?
+    /// `--marbles`' recording, its keys shown as people read them.
+    public var marbles: MarbleRecording? { recording?.labelled(keys.shown) }
 
     /// - Parameters:
     ///   - trace: write each line's fate to `traceFD`.
-    ///   - keyField: `--key-field`, or 0.
+    ///   - keyField, delimiter: `--key-field` (nil: unkeyed) and `--delimiter`.
     ///   - countKeys: keep per-key counters (`--stats` with `--key-field`).
     ///   - marbles: record events and emissions for `--marbles`.
-    public init(trace: Bool, traceFD: Int32, keyField: Int, countKeys: Bool, marbles: Bool) {
+    public init(trace: Bool, traceFD: Int32, keyField: FieldSelector?, delimiter: UInt8? = nil,
+                countKeys: Bool, marbles: Bool) {
         self.trace = trace
         self.traceFD = traceFD
-        self.keyField = keyField
-        if countKeys && keyField > 0 { keyCounts = [:] }
-        if marbles { self.marbles = MarbleRecording(keyed: keyField > 0) }
+        keys = KeyExtractor(keyField, delimiter: delimiter)
+        if countKeys && keyField != nil { keyCounts = [:] }
+        if marbles { recording = MarbleRecording(keyed: keyField != nil) }
     }
 
     /// The observer the configuration asks for, if any.
     public static func wanted(by configuration: Configuration, traceFD: Int32) -> RunInsight? {
         let countKeys = configuration.stats && configuration.keyField != nil
         guard configuration.trace || configuration.marbles || countKeys else { return nil }
-        return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField ?? 0,
+        return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField,
+                          delimiter: configuration.delimiter,
                           countKeys: countKeys, marbles: configuration.marbles)
     }
 
@@ -63,7 +67,7 @@ public struct RunInsight: SchedulerObserver {
         if keyCounts != nil {
             keyCounts![Array(key), default: KeyCount(key: Array(key), eventsIn: 0, emitted: 0)].eventsIn += 1
         }
-        marbles?.entered(event, key: key, at: time)
+        recording?.entered(event, key: key, at: time)
     }
 
     public mutating func emitted(_ event: EventNumber, line: UnsafeRawBufferPointer, at time: Instant, atEnd: Bool) {
@@ -71,13 +75,11 @@ public struct RunInsight: SchedulerObserver {
             let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
             say(event, what + secondsString(time))
         }
-        if keyCounts != nil || marbles != nil {
+        if keyCounts != nil || recording != nil {
             // The key as the runtime took it (line 1's byte-order mark aside).
-            let fields = event == 1 ? withoutByteOrderMark(line) : line
-            let key = keyField > 0 ? UnsafeRawBufferPointer(rebasing: fields[fieldRange(fields, field: keyField)])
-                                   : UnsafeRawBufferPointer(start: nil, count: 0)
+            let key = keys.key(of: event == 1 ? withoutByteOrderMark(line) : line)
             if keyCounts != nil { keyCounts![Array(key)]?.emitted += 1 }
-            marbles?.emitted(event, key: key, at: time)
+            recording?.emitted(event, key: key, at: time)
         }
     }
 
@@ -120,7 +122,8 @@ public struct RunInsight: SchedulerObserver {
     /// (ties by key bytes), or nil when keys are not counted.
     public func topKeys(_ limit: Int = 10) -> [KeyCount]? {
         guard let keyCounts else { return nil }
-        let sorted = keyCounts.values.sorted {
+        let shown = keyCounts.values.map { KeyCount(key: keys.shown($0.key), eventsIn: $0.eventsIn, emitted: $0.emitted) }
+        let sorted = shown.sorted {
             $0.eventsIn != $1.eventsIn ? $0.eventsIn > $1.eventsIn : $0.key.lexicographicallyPrecedes($1.key)
         }
         return Array(sorted.prefix(limit))

@@ -35,7 +35,18 @@ public struct MarbleRecording: Equatable, Sendable {
     /// Events that came after the limit (not recorded).
     private(set) var unrecorded: Int64 = 0
 
+    /// The keys as labels show them, when they differ from the key bytes
+    /// (a composite key's values joined by one space).
+    private var keyLabels: [[UInt8]]?
+
     public init(keyed: Bool) { self.keyed = keyed }
+
+    /// The recording with its keys labelled as `shown` says.
+    func labelled(_ shown: ([UInt8]) -> [UInt8]) -> MarbleRecording {
+        var copy = self
+        copy.keyLabels = keys.map(shown)
+        return copy
+    }
 
     mutating func entered(_ event: EventNumber, key: UnsafeRawBufferPointer, at time: Instant) {
         guard inputs.count < Self.eventLimit else {
@@ -71,7 +82,7 @@ public struct MarbleRecording: Equatable, Sendable {
         let start = first.time
         let end = max(inputs.last!.time, outputs.map(\.time).max() ?? start)
         let shownKeys = min(keys.count, Self.keyLimit)
-        let labels: [String] = (0..<shownKeys).map { keyed ? displayKey(keys[$0]) + " " : "" }
+        let labels: [String] = (0..<shownKeys).map { keyed ? displayKey(keyLabels?[$0] ?? keys[$0]) + " " : "" }
         let labelWidth = (labels.map(\.count).max() ?? 0) + 3  // "out"
         let columns = max(10, width - 2 - labelWidth - 1)
         let span = end - start

@@ -63,7 +63,7 @@ private struct Run {
     ) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
         var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink, observer: observer,
                                   countDistinctKeys: configuration.stats)
-        let report = PaceCore.drive(&scheduler, &input, mode: &mode, keyField: configuration.keyField ?? 0,
+        let report = PaceCore.drive(&scheduler, &input, mode: &mode, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                      onBadTime: configuration.onBadTime, pendingSignal: pendingSignal)
         let watched = scheduler.observer
         sink = scheduler.takeSink()

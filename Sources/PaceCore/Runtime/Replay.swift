@@ -11,8 +11,8 @@ struct ReplayMode: RunMode {
     private var clock = VirtualClock()
 
     init(_ configuration: Configuration, defaultYear: Int) {
-        timestamps = TimestampReader(format: configuration.timeFormat, timeField: configuration.timeField,
-                                     defaultYear: configuration.year ?? defaultYear)
+        timestamps = TimestampReader(format: configuration.timeFormat, field: configuration.timeField,
+                                     delimiter: configuration.delimiter, defaultYear: configuration.year ?? defaultYear)
     }
 
     @inline(__always)

@@ -5,6 +5,8 @@ public enum TimeFormat: Equatable, Sendable {
     case auto
     case unix
     case unixMs
+    case unixUs
+    case unixNs
     case iso8601
     case syslog
     case clf
@@ -14,12 +16,13 @@ public enum TimeFormat: Equatable, Sendable {
 
     /// The named formats, as typed on the command line.
     public static let names: [(String, TimeFormat)] = [
-        ("auto", .auto), ("unix", .unix), ("unix-ms", .unixMs), ("iso8601", .iso8601),
+        ("auto", .auto), ("unix", .unix), ("unix-ms", .unixMs), ("unix-us", .unixUs),
+        ("unix-ns", .unixNs), ("iso8601", .iso8601),
         ("syslog", .syslog), ("clf", .clf), ("offset", .offset), ("record", .record),
     ]
 
     /// The formats `auto` tries, in SPEC's order (`record` is never guessed).
-    static let autoCandidates: [TimeFormat] = [.iso8601, .clf, .syslog, .unix, .unixMs, .offset]
+    static let autoCandidates: [TimeFormat] = [.iso8601, .clf, .syslog, .unix, .unixMs, .unixUs, .unixNs, .offset]
 
     public var name: String {
         if case let .pattern(p) = self { return p.source }
@@ -32,6 +35,8 @@ public enum TimeFormat: Equatable, Sendable {
 public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line has fewer fields than `--time-field`.
     case missingField(Int)
+    /// The line has no field named so (`--time-field NAME`).
+    case missingName(String)
     /// Nothing at the time field fits the format (named, for the message).
     case noMatch(format: String)
     /// Nothing fits the format `auto` settled on at an earlier line.
@@ -46,8 +51,9 @@ public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .missingField(n): return "no time field \(n) (the line has fewer fields)"
+        case let .missingName(name): return "no time field '\(name)' (no such JSON member or logfmt key)"
         case let .noMatch(format) where format == "auto":
-            return "no timestamp recognised (tried iso8601, clf, syslog, unix, unix-ms, offset; see --time-format)"
+            return "no timestamp recognised (tried iso8601, clf, syslog, unix, unix-ms, unix-us, unix-ns, offset; see --time-format)"
         case let .noMatch(format): return "timestamp does not match --time-format \(format)"
         case let .noMatchDetected(format):
             return "timestamp does not match \(format), the format --time-format auto found on the first timestamped line"

@@ -20,8 +20,10 @@ public struct TimestampReader {
     public let format: TimeFormat
     /// The format `auto` settled on, once a line fitted one.
     public private(set) var detected: TimeFormat?
-    /// 1-based field where the timestamp starts.
-    public let timeField: Int
+    /// Where each line's timestamp is (`--time-field`, `--delimiter`).
+    private let field: TimeFieldText
+    /// The text found is a whole value, which a named format must fit.
+    private let whole: Bool
     private var context: YearContext
     /// The named format every line is read with, once known.
     private var named: NamedFormat?
@@ -30,12 +32,14 @@ public struct TimestampReader {
 
     /// The formats the short path reads (a pattern and `record` are not).
     private enum NamedFormat {
-        case unix, unixMs, offset, iso8601, clf, syslog
+        case unix, unixMs, unixUs, unixNs, offset, iso8601, clf, syslog
 
         init?(_ format: TimeFormat) {
             switch format {
             case .unix: self = .unix
             case .unixMs: self = .unixMs
+            case .unixUs: self = .unixUs
+            case .unixNs: self = .unixNs
             case .offset: self = .offset
             case .iso8601: self = .iso8601
             case .clf: self = .clf
@@ -46,8 +50,14 @@ public struct TimestampReader {
     }
 
     public init(format: TimeFormat, timeField: Int = 1, defaultYear: Int) {
+        self.init(format: format, field: .number(timeField), delimiter: nil, defaultYear: defaultYear)
+    }
+
+    /// `field` and `delimiter` as `--time-field` and `--delimiter` give them.
+    public init(format: TimeFormat, field: TimeField, delimiter: UInt8?, defaultYear: Int) {
         self.format = format
-        self.timeField = timeField
+        self.field = TimeFieldText(field, delimiter: delimiter)
+        whole = self.field.isWholeValue
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
         named = NamedFormat(format)
         guarded = format == .auto
@@ -65,23 +75,44 @@ public struct TimestampReader {
     /// skipped). Its closing switch repeats `readAnyFormat`'s on purpose:
     /// sharing it through a helper cost 1% of replay's instructions (the
     /// fast path stopped inlining as well).
+    ///
+    /// A time field that is a whole value (a NAME, or a field with
+    /// `--delimiter`) is found a call away, so that the commonest case, a
+    /// timestamp where a blank-separated field starts, stays small enough
+    /// for its parser to be inlined into it.
     @inline(__always)
     private mutating func read(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
-        guard var start = fieldStart(line, field: timeField) else { return .bad(.missingField(timeField)) }
-        if line[start] == UInt8(ascii: "[") { start += 1 }
+        if whole { return readWholeValue(line, named) }
+        guard let start = fieldStart(line, field: field.number) else { return .bad(.missingField(field.number)) }
+        return read(line, from: start, named)
+    }
+
+    @inline(never)
+    private mutating func readWholeValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
+        guard let (text, start) = field.text(of: line) else { return .bad(field.missing) }
+        guard start < text.count else { return noMatch }
+        return read(text, from: start, named)
+    }
+
+    /// The named format at `fieldStart` of `text`, the time field's text.
+    @inline(__always)
+    private mutating func read(_ text: UnsafeRawBufferPointer, from fieldStart: Int, _ named: NamedFormat) -> TimeReading {
+        var start = fieldStart
+        if text[start] == UInt8(ascii: "[") { start += 1 }
         let result: FormatResult
         switch named {
-        case .unix: result = parseUnixSeconds(line, from: start, plausibleOnly: guarded)
-        case .unixMs: result = parseUnixMilliseconds(line, from: start, plausibleOnly: guarded)
-        case .offset: result = parseOffset(line, from: start)
-        case .iso8601: result = parseCalendar(.iso8601, line, from: start, context: context)
-        case .clf: result = parseCalendar(.clf, line, from: start, context: context)
-        case .syslog: result = parseCalendar(.syslog, line, from: start, context: context)
+        case .unix: result = parseUnixSeconds(text, from: start, plausibleOnly: guarded)
+        case .unixMs: result = parseUnixInteger(text, from: start, unit: .milliseconds, plausibleOnly: guarded)
+        case .unixUs: result = parseUnixInteger(text, from: start, unit: .microseconds, plausibleOnly: guarded)
+        case .unixNs: result = parseUnixInteger(text, from: start, unit: .nanoseconds, plausibleOnly: guarded)
+        case .offset: result = parseOffset(text, from: start)
+        case .iso8601: result = parseCalendar(.iso8601, text, from: start, context: context)
+        case .clf: result = parseCalendar(.clf, text, from: start, context: context)
+        case .syslog: result = parseCalendar(.syslog, text, from: start, context: context)
         }
         switch result {
         case let .time(t, length):
-            let end = start + length
-            if end < line.count && !isTimestampTerminator(line[end]) { return noMatch }
+            if !fits(text, end: start + length, bracketed: start > fieldStart) { return noMatch }
             note(t)
             return .time(t, contentStart: 0)
         case .noMatch:
@@ -104,14 +135,16 @@ public struct TimestampReader {
             note(t)
             return .time(t, contentStart: start)
         }
-        guard var start = fieldStart(line, field: timeField) else { return .bad(.missingField(timeField)) }
+        guard let (text, fieldStart) = field.text(of: line) else { return .bad(field.missing) }
+        guard fieldStart < text.count else { return noMatch }
+        var start = fieldStart
         let active = detected ?? format
-        if line[start] == UInt8(ascii: "["), !active.isBracketPattern { start += 1 }
+        if text[start] == UInt8(ascii: "["), !active.isBracketPattern { start += 1 }
         let result: FormatResult
         if case .auto = active {
-            result = detect(line, from: start)
+            result = detect(text, from: start, bracketed: start > fieldStart)
         } else {
-            result = parse(active, line, from: start, auto: format == .auto)
+            result = parse(active, text, from: start, auto: format == .auto, bracketed: start > fieldStart)
         }
         switch result {
         case let .time(t, _):
@@ -127,10 +160,10 @@ public struct TimestampReader {
     /// `auto`: the first candidate that fits this line becomes the format for
     /// every later line. When none fits, the most telling failure is kept: a
     /// candidate that had the shape but an impossible value.
-    private mutating func detect(_ line: UnsafeRawBufferPointer, from start: Int) -> FormatResult {
+    private mutating func detect(_ line: UnsafeRawBufferPointer, from start: Int, bracketed: Bool) -> FormatResult {
         var firstBad: FormatResult?
         for candidate in TimeFormat.autoCandidates {
-            let result = parse(candidate, line, from: start, auto: true)
+            let result = parse(candidate, line, from: start, auto: true, bracketed: bracketed)
             switch result {
             case .time:
                 detected = candidate
@@ -147,21 +180,34 @@ public struct TimestampReader {
 
     /// One format at `start`, with SPEC's boundary rule for named formats.
     /// `auto` keeps the plausibility guard on bare numbers for every line.
-    private func parse(_ format: TimeFormat, _ line: UnsafeRawBufferPointer, from start: Int, auto: Bool) -> FormatResult {
+    private func parse(_ format: TimeFormat, _ line: UnsafeRawBufferPointer, from start: Int, auto: Bool,
+                       bracketed: Bool) -> FormatResult {
         let result: FormatResult
         switch format {
         case .unix: result = parseUnixSeconds(line, from: start, plausibleOnly: auto)
-        case .unixMs: result = parseUnixMilliseconds(line, from: start, plausibleOnly: auto)
+        case .unixMs: result = parseUnixInteger(line, from: start, unit: .milliseconds, plausibleOnly: auto)
+        case .unixUs: result = parseUnixInteger(line, from: start, unit: .microseconds, plausibleOnly: auto)
+        case .unixNs: result = parseUnixInteger(line, from: start, unit: .nanoseconds, plausibleOnly: auto)
         case .offset: result = parseOffset(line, from: start)
         case .iso8601, .syslog, .clf: result = parseCalendar(format, line, from: start, context: context)
         case let .pattern(p): return parsePattern(p, line, from: start, context: context)
         case .auto, .record: preconditionFailure("TimestampReader: \(format) is not a single format")
         }
-        if case let .time(_, length) = result {
-            let end = start + length
-            if end < line.count && !isTimestampTerminator(line[end]) { return .noMatch }
+        if case let .time(_, length) = result, !fits(line, end: start + length, bracketed: bracketed) {
+            return .noMatch
         }
         return result
+    }
+
+    /// SPEC's end rule for a named format that ended at `end` of `text`: in
+    /// the rest of a line, it ends before a terminator byte; a whole value
+    /// (a NAME's, or a field with `--delimiter`) it must fit whole, except
+    /// for the `]` closing a skipped `[`.
+    @inline(__always)
+    private func fits(_ text: UnsafeRawBufferPointer, end: Int, bracketed: Bool) -> Bool {
+        if end >= text.count { return true }
+        if whole { return bracketed && end == text.count - 1 && text[end] == UInt8(ascii: "]") }
+        return isTimestampTerminator(text[end])
     }
 
     private mutating func note(_ t: Instant) {
@@ -186,73 +232,4 @@ func isTimestampTerminator(_ byte: UInt8) -> Bool {
     case UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"): return false
     default: return true
     }
-}
-
-// MARK: - Fields
-
-@inline(__always)
-func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-
-/// The length of `line` without a final `\r`: a `\r` ending the line belongs
-/// to no field.
-@inline(__always)
-func contentLength(_ line: UnsafeRawBufferPointer) -> Int {
-    let n = line.count
-    return n > 0 && line[n - 1] == 0x0D ? n - 1 : n
-}
-
-/// The first line without the UTF-8 byte-order mark it may start with: SPEC
-/// ignores one at the very start of the input for fields and timestamps
-/// (the line is still written out as read). Called for line 1 only.
-func withoutByteOrderMark(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    guard line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF else { return line }
-    return UnsafeRawBufferPointer(rebasing: line[3...])
-}
-
-/// Where field `field` (1-based) starts, fields being separated by runs of
-/// spaces and tabs, leading blanks ignored (as awk does); nil when the line
-/// has fewer fields.
-@inline(__always)
-func fieldStart(_ line: UnsafeRawBufferPointer, field: Int) -> Int? {
-    let n = contentLength(line)
-    var i = 0
-    var seen = 0
-    while true {
-        while i < n && isBlank(line[i]) { i += 1 }
-        if i >= n { return nil }
-        seen += 1
-        if seen == field { return i }
-        i = nextBlank(line, from: i, end: n)
-    }
-}
-
-/// The bytes of field `field` (1-based), or an empty range when the line has
-/// fewer fields (such lines share the empty key).
-@inline(__always)
-public func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
-    guard let start = fieldStart(line, field: field) else { return 0..<0 }
-    return start..<nextBlank(line, from: start, end: contentLength(line))
-}
-
-/// The first space or tab in `line[i..<end]`, or `end`. Fields are words of
-/// a few to a few dozen bytes, so they are crossed eight bytes at a time:
-/// a byte equal to c is a zero byte of word ^ (c in every byte), and
-/// (x - 0x01...01) & ~x & 0x80...80 marks zero bytes of x. That mark can be
-/// wrong only in bytes above a real zero byte (the borrow runs on), never
-/// below the first one, which is the one looked for.
-@inline(__always)
-func nextBlank(_ line: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    var i = start
-    while i &+ 8 <= end {
-        let word = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        let spaces = word ^ (ones &* 0x20)
-        let tabs = word ^ (ones &* 0x09)
-        let blanks = ((spaces &- ones) & ~spaces | (tabs &- ones) & ~tabs) & highs
-        if blanks != 0 { return i &+ (blanks.trailingZeroBitCount >> 3) }
-        i &+= 8
-    }
-    while i < end && !isBlank(line[i]) { i &+= 1 }
-    return i
 }

@@ -7,7 +7,7 @@ import Testing
 extension Formats {
     @Suite struct AutoDetectionTests {
         @Test func theOrderIsSPECs() {
-            #expect(TimeFormat.autoCandidates == [.iso8601, .clf, .syslog, .unix, .unixMs, .offset])
+            #expect(TimeFormat.autoCandidates == [.iso8601, .clf, .syslog, .unix, .unixMs, .unixUs, .unixNs, .offset])
         }
 
         @Test(arguments: [
@@ -19,6 +19,10 @@ extension Formats {
             ("1795953600 x", .unix, ns(nov29)),
             ("1795953600.5 x", .unix, ns(nov29, 500_000_000)),
             ("1795953600123 x", .unixMs, ns(nov29, 123_000_000)),
+            ("1795953600123456 x", .unixUs, ns(nov29, 123_456_000)),
+            ("179595360012345 x", .unixUs, ns(179_595_360, 12_345_000)),
+            ("1795953600123456789 x", .unixNs, ns(nov29, 123_456_789)),
+            ("179595360012345678 x", .unixNs, ns(179_595_360, 12_345_678)),
             ("90ms x", .offset, 90_000_000),
         ])
         func detects(_ line: String, _ format: TimeFormat, _ t: Instant) {
@@ -40,7 +44,11 @@ extension Formats {
 
         /// SPEC: HDFS's `081109 203615` and a hand-written `1.5 x` are errors
         /// under `auto`, not nonsense times.
-        @Test(arguments: ["081109 203615 148 INFO dfs.DataNode: x", "1.5 x", "Nov 29 x", "29/Nov/2026 x"])
+        @Test(arguments: ["081109 203615 148 INFO dfs.DataNode: x", "1.5 x", "Nov 29 x", "29/Nov/2026 x",
+                          // Between and beyond the plausible digit counts: 11, 14, 17 and 20 digits.
+                          "17959536001 x", "17959536001234 x", "17959536001234567 x", "17959536001234567890 x",
+                          // unix-us and unix-ns are bare integers under auto.
+                          "1795953600123456.5 x", "1795953600123456789.5 x"])
         func noFormatFits(_ line: String) {
             #expect(readOne(line, format: .auto) == .bad(.noMatch(format: "auto")))
         }

@@ -68,7 +68,7 @@ struct ReplayBorrowingTests {
         let input = Array(lines.map { $0.1 + "\n" }.joined().utf8)
         var configuration = Configuration(policy: policy, window: window)
         configuration.replay = true
-        configuration.keyField = keyed ? 2 : nil
+        configuration.keyField = keyed ? .field(2) : nil
         let expected: [UInt8]
         switch policy {
         case .debounce: expected = scheduled(Debounce(window: window), keyed: keyed, lines)

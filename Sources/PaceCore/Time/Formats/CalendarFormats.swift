@@ -14,7 +14,7 @@ func parseCalendar(_ format: TimeFormat, _ text: UnsafeRawBufferPointer, from st
     case .iso8601: (scanned, hasYear) = (scanISO8601(bytes, from: start, into: &stamp), true)
     case .clf: (scanned, hasYear) = (scanCLF(bytes, from: start, into: &stamp), true)
     case .syslog: (scanned, hasYear) = (scanSyslog(bytes, from: start, into: &stamp), false)
-    case .auto, .unix, .unixMs, .offset, .record, .pattern:
+    case .auto, .unix, .unixMs, .unixUs, .unixNs, .offset, .record, .pattern:
         preconditionFailure("parseCalendar: \(format.name) is not a calendar format")
     }
     guard let end = scanned else { return .noMatch }

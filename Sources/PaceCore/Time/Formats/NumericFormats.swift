@@ -1,4 +1,4 @@
-// `unix`, `unix-ms`, `offset` and `record`: numbers, read with integer
+// `unix`, `unix-ms`, `unix-us`, `unix-ns`, `offset` and `record`: numbers, read with integer
 // arithmetic and overflow checks, nothing per line allocated.
 //
 // The numbers replay sees on every line take a fast path that reads digits
@@ -90,24 +90,51 @@ func parseUnixSecondsByDigit(_ text: UnsafeRawBufferPointer, from start: Int, pl
     return .time(Instant(nanoseconds: negative ? -total : total), length: i - start)
 }
 
-/// `unix-ms`: integer milliseconds. `plausibleOnly`: 12 or 13 digits, no fraction.
-func parseUnixMilliseconds(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
+/// The unit of an integer unix timestamp, and the digit counts `auto` takes
+/// as plausible for it.
+enum UnixUnit {
+    case milliseconds, microseconds, nanoseconds
+
+    var nanoseconds: Int64 {
+        switch self {
+        case .milliseconds: return 1_000_000
+        case .microseconds: return 1_000
+        case .nanoseconds: return 1
+        }
+    }
+
+    /// SPEC: 12 or 13 digits for unix-ms, 15 or 16 for unix-us, 18 or 19
+    /// for unix-ns.
+    var plausibleDigits: ClosedRange<Int> {
+        switch self {
+        case .milliseconds: return 12...13
+        case .microseconds: return 15...16
+        case .nanoseconds: return 18...19
+        }
+    }
+}
+
+/// `unix-ms`, `unix-us`, `unix-ns`: an integer count of `unit`.
+/// `plausibleOnly`: `auto`'s digit counts, no sign.
+func parseUnixInteger(_ text: UnsafeRawBufferPointer, from start: Int, unit: UnixUnit, plausibleOnly: Bool) -> FormatResult {
     let n = text.count
     var i = start
     var negative = false
     if !plausibleOnly, i < n, text[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-    var ms: Int64 = 0
+    var count: Int64 = 0
     var digits = 0
     var overflow = false
     while i < n, let d = digit(text[i]) {
-        if ms > (Int64.max - 9) / 10 { overflow = true } else { ms = ms * 10 + Int64(d) }
+        let (times10, o1) = count.multipliedReportingOverflow(by: 10)
+        let (next, o2) = times10.addingReportingOverflow(Int64(d))
+        if o1 || o2 { overflow = true } else { count = next }
         digits += 1
         i += 1
     }
     if digits == 0 { return .noMatch }
-    if plausibleOnly && !(digits == 12 || digits == 13) { return .noMatch }
+    if plausibleOnly && !unit.plausibleDigits.contains(digits) { return .noMatch }
     if overflow { return .bad(.outOfRange) }
-    let (ns, o) = ms.multipliedReportingOverflow(by: 1_000_000)
+    let (ns, o) = count.multipliedReportingOverflow(by: unit.nanoseconds)
     if o { return .bad(.outOfRange) }
     return .time(Instant(nanoseconds: negative ? -ns : ns), length: i - start)
 }

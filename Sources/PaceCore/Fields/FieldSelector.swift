@@ -1,0 +1,164 @@
+// What `--key-field`, `--time-field` and `--delimiter` parse into (SPEC's
+// Fields section), and their parsing. A field list is comma-separated items:
+// `N`, `N-M`, `N-`, or a NAME (a dotted JSON member path, or a logfmt key).
+
+/// One item of a `--key-field` list.
+public enum FieldItem: Equatable, Sendable {
+    /// `N`: field N (1-based).
+    case field(Int)
+    /// `N-M`: fields N to M (N <= M).
+    case range(Int, Int)
+    /// `N-`: field N to the last.
+    case from(Int)
+    /// A NAME: a member of a JSON line, or a key of a logfmt line.
+    case name(FieldName)
+}
+
+/// A NAME: it starts with a letter, `_` or `@` and holds letters, digits and
+/// `_ - @ .`.
+public struct FieldName: Equatable, Sendable {
+    /// As typed: the logfmt key (dots are part of it).
+    public let bytes: [UInt8]
+    /// Split at each dot: the JSON member at each level of nesting.
+    let path: [[UInt8]]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        path = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Array.init)
+    }
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// `--key-field K`: the key is the sequence of the items' values.
+public struct FieldSelector: Equatable, Sendable {
+    public let items: [FieldItem]
+
+    public init(_ items: [FieldItem]) {
+        precondition(!items.isEmpty, "FieldSelector: a field list has at least one item")
+        self.items = items
+    }
+
+    /// `--key-field 2`.
+    public static func field(_ n: Int) -> FieldSelector { FieldSelector([.field(n)]) }
+}
+
+/// `--time-field T`: a number (where the timestamp starts, or with
+/// `--delimiter` field N's whole value) or a NAME (that field's whole value).
+public enum TimeField: Equatable, Sendable {
+    case number(Int)
+    case name(FieldName)
+}
+
+/// Why a field list, a time field or a delimiter is refused; `description`
+/// follows `pace: `.
+public struct FieldSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// The largest field number accepted (as before field lists existed).
+let maximumFieldNumber = 1_000_000
+
+// MARK: - Parsing
+
+extension FieldSelector {
+    /// A `--key-field` value.
+    public static func parse(_ text: String) -> Result<FieldSelector, FieldSyntaxError> {
+        var items: [FieldItem] = []
+        for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            let item = Array(part)
+            if item.isEmpty {
+                let why = text.isEmpty ? "an empty field list" : "an empty item in the field list '\(text)'"
+                return .failure(FieldSyntaxError(description: why))
+            }
+            switch parseItem(item) {
+            case let .success(parsed): items.append(parsed)
+            case let .failure(error): return .failure(error)
+            }
+        }
+        return .success(FieldSelector(items))
+    }
+}
+
+extension TimeField {
+    /// A `--time-field` value: one number or one NAME.
+    public static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> {
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty { return .failure(FieldSyntaxError(description: "an empty time field")) }
+        switch parseItem(bytes) {
+        case let .success(.field(n)): return .success(.number(n))
+        case let .success(.name(name)): return .success(.name(name))
+        case .success(.range), .success(.from):
+            return .failure(FieldSyntaxError(description: "'\(text)': a time field is one field (a number or a NAME), not a range"))
+        case let .failure(error):
+            return .failure(error)
+        }
+    }
+}
+
+/// `--delimiter C`: one byte; `\t` (backslash, t) means TAB.
+public func parseDelimiter(_ text: String) -> Result<UInt8, FieldSyntaxError> {
+    if text == "\\t" { return .success(0x09) }
+    let bytes = Array(text.utf8)
+    guard bytes.count == 1 else {
+        let got = bytes.isEmpty ? "it is empty" : "'\(text)' is \(bytes.count) bytes"
+        return .failure(FieldSyntaxError(description: "'--delimiter' takes one byte (\(got))"))
+    }
+    return .success(bytes[0])
+}
+
+private func parseItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> {
+    let text = String(decoding: item, as: UTF8.self)
+    let first = item[0]
+    if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
+        return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
+    }
+    if isDigitByte(first) { return parseNumbered(item, text) }
+    guard isNameStart(first) else {
+        return .failure(FieldSyntaxError(description: "'\(text)' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"))
+    }
+    if let bad = item.first(where: { !isNameByte($0) }) {
+        let shown = bad < 0x80 && bad >= 0x20 ? "'\(Character(Unicode.Scalar(bad)))'" : "byte \(bad)"
+        return .failure(FieldSyntaxError(description: "'\(text)' is not a NAME: \(shown) (a NAME holds letters, digits and '_ - @ .')"))
+    }
+    return .success(.name(FieldName(item)))
+}
+
+/// `N`, `N-M` or `N-`; the first byte is a digit.
+private func parseNumbered(_ item: [UInt8], _ text: String) -> Result<FieldItem, FieldSyntaxError> {
+    let dash = item.firstIndex(of: UInt8(ascii: "-"))
+    let low = dash.map { Array(item[..<$0]) } ?? item
+    let high = dash.map { Array(item[($0 + 1)...]) }
+    guard let n = fieldNumber(low) else { return .failure(badNumber(text)) }
+    guard let high else { return .success(.field(n)) }
+    if high.isEmpty { return .success(.from(n)) }
+    if high[0] == UInt8(ascii: "+") || high[0] == UInt8(ascii: "-") {
+        return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
+    }
+    guard let m = fieldNumber(high) else { return .failure(badNumber(text)) }
+    guard n <= m else {
+        return .failure(FieldSyntaxError(description: "'\(text)': a range N-M needs N <= M"))
+    }
+    return .success(.range(n, m))
+}
+
+private func badNumber(_ text: String) -> FieldSyntaxError {
+    FieldSyntaxError(description: "invalid field '\(text)' (fields count from 1, up to \(maximumFieldNumber): N, N-M or N-)")
+}
+
+/// A field number: digits only, 1 to `maximumFieldNumber`.
+private func fieldNumber(_ digits: [UInt8]) -> Int? {
+    guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy(isDigitByte) else { return nil }
+    let n = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    return (1...maximumFieldNumber).contains(n) ? n : nil
+}
+
+private func isDigitByte(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+private func isNameStart(_ b: UInt8) -> Bool {
+    isASCIILetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: "@")
+}
+
+private func isNameByte(_ b: UInt8) -> Bool {
+    isNameStart(b) || isDigitByte(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+}

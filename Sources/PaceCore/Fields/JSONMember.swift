@@ -1,0 +1,459 @@
+// A member of a JSON line, found without parsing the line: the scanner walks
+// the object from its `{`, checks strict JSON (RFC 8259) as it goes, and
+// stops at the end of the member's value. What follows is never read, so a
+// line cut short or garbled after the member still yields it, while anything
+// malformed before the value's end (a raw control byte or a lone surrogate in
+// a string, a leading zero, `truex`) means the member is missing.
+//
+// The value is a range of the line: a string's text between its quotes (to
+// be decoded only when it holds escapes), or the exact bytes of a number,
+// literal, object or array. Nothing is allocated.
+//
+// Bytes of 0x80 and above are taken as they are: pace reads bytes, and
+// checking UTF-8 would cost every line for the sake of lines no JSON writer
+// produces.
+
+/// What a NAME found in a structured line.
+enum StructuredValue: Equatable {
+    case missing
+    /// The value is these bytes of the line, as they are.
+    case plain(Range<Int>)
+    /// A JSON string's text between its quotes, holding escapes to decode.
+    case jsonEscaped(Range<Int>)
+    /// A logfmt quoted value's text, holding `\"` or `\\` to decode.
+    case logfmtEscaped(Range<Int>)
+}
+
+/// Nesting deeper than this makes a member missing (RFC 8259 lets a parser
+/// limit depth; the limit keeps the recursion's stack small).
+let maximumJSONDepth = 512
+
+/// The member at `path` (one name per level) of the JSON object whose `{` is
+/// at `start`, reading `line[..<end]`.
+func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, name path: NameView) -> StructuredValue {
+    guard let base = line.baseAddress else { return .missing }
+    var scan = JSONScanner(base: base, end: end, at: start)
+    let levels = path.ends.count
+    for level in 0..<levels {
+        let name = path.level(level)
+        // `scan.i` is at the `{` of the object to look in.
+        scan.i &+= 1
+        scan.skipWhitespace()
+        if scan.byte == UInt8(ascii: "}") { return .missing }
+        while true {
+            guard scan.byte == UInt8(ascii: "\"") else { return .missing }
+            // A NAME holds no quote, backslash or control byte: when its
+            // bytes and a quote follow, that is the whole member name.
+            let close = scan.i &+ 1 &+ name.count
+            let matched: Bool
+            if close < end, scan.byte(at: close) == UInt8(ascii: "\""),
+               sameBytes(UnsafeRawBufferPointer(start: base + scan.i + 1, count: name.count), name) {
+                scan.i = close &+ 1
+                matched = true
+            } else {
+                guard let member = scan.string() else { return .missing }
+                matched = member.escaped && scan.textEquals(member, name)
+            }
+            scan.skipWhitespace()
+            guard scan.byte == UInt8(ascii: ":") else { return .missing }
+            scan.i &+= 1
+            scan.skipWhitespace()
+            // Strings are the commonest values: read here rather than a
+            // call away.
+            if matched {
+                // The first member of that name counts, whatever its value.
+                if level == levels - 1 {
+                    if scan.byte == UInt8(ascii: "\"") {
+                        guard let s = scan.string() else { return .missing }
+                        return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+                    }
+                    return scan.memberValue()
+                }
+                guard scan.byte == UInt8(ascii: "{") else { return .missing }
+                break
+            }
+            let first = scan.byte
+            if first == UInt8(ascii: "\"") {
+                guard scan.string() != nil else { return .missing }
+            } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+                guard scan.number() else { return .missing }
+            } else {
+                guard scan.skipValue(depth: level + 1) else { return .missing }
+            }
+            scan.skipWhitespace()
+            guard scan.byte == UInt8(ascii: ",") else { return .missing }
+            scan.i &+= 1
+            scan.skipWhitespace()
+        }
+    }
+    return .missing
+}
+
+/// A JSON string's text, as found by the scanner.
+struct JSONString {
+    var content: Range<Int>
+    var escaped: Bool
+}
+
+struct JSONScanner {
+    let base: UnsafeRawPointer
+    let end: Int
+    var i: Int
+
+    init(base: UnsafeRawPointer, end: Int, at start: Int) {
+        self.base = base
+        self.end = end
+        i = start
+    }
+
+    /// The byte at `i`, or 0 past the end (0 is a control byte: no token
+    /// accepts it).
+    @inline(__always)
+    var byte: UInt8 { i < end ? base.load(fromByteOffset: i, as: UInt8.self) : 0 }
+
+    @inline(__always)
+    func byte(at j: Int) -> UInt8 { j < end ? base.load(fromByteOffset: j, as: UInt8.self) : 0 }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while true {
+            let b = byte
+            // Most often there is none: compact JSON.
+            if b > 0x20 { return }
+            guard b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D else { return }
+            i &+= 1
+        }
+    }
+
+    // The scanner's steps are inlined into the member walk, except for
+    // nested objects and arrays and for escapes: a call per member and value
+    // cost as much as the scanning itself on typical log lines. What is a
+    // call away takes and returns positions by value, so that the walk's
+    // scanner stays in registers instead of going to memory for each call.
+
+    /// The value at `i` as a member's value: checked to its end, not beyond
+    /// what a number or literal needs to know it has ended.
+    @inline(__always)
+    mutating func memberValue() -> StructuredValue {
+        let start = i
+        switch byte {
+        case UInt8(ascii: "\""):
+            guard let s = string() else { return .missing }
+            return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard let after = containerEnd(at: i, depth: 1) else { return .missing }
+            i = after
+            return .plain(start..<i)
+        default:
+            guard scalar() else { return .missing }
+            // A number or literal ends before whitespace or a structural
+            // byte (or the line's end): `truex` and `01` are malformed.
+            if i < end {
+                switch byte {
+                case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"): break
+                default: return .missing
+                }
+            }
+            return .plain(start..<i)
+        }
+    }
+
+    /// Skips one value, checking it; false when it is malformed.
+    @inline(__always)
+    mutating func skipValue(depth: Int) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""): return string() != nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard let after = containerEnd(at: i, depth: depth) else { return false }
+            i = after
+            return true
+        default: return scalar()
+        }
+    }
+
+    /// Where the object or array at `j` ends, checked; nil when malformed.
+    @inline(never)
+    func containerEnd(at j: Int, depth: Int) -> Int? {
+        var scan = self
+        scan.i = j
+        return scan.skipContainer(depth: depth) ? scan.i : nil
+    }
+
+    /// Skips the object or array at `i`, checking it.
+    private mutating func skipContainer(depth: Int) -> Bool {
+        switch byte {
+        case UInt8(ascii: "{"):
+            guard depth < maximumJSONDepth else { return false }
+            i &+= 1
+            skipWhitespace()
+            if byte == UInt8(ascii: "}") { i &+= 1; return true }
+            while true {
+                guard byte == UInt8(ascii: "\""), string() != nil else { return false }
+                skipWhitespace()
+                guard byte == UInt8(ascii: ":") else { return false }
+                i &+= 1
+                skipWhitespace()
+                guard skipValue(depth: depth + 1) else { return false }
+                skipWhitespace()
+                switch byte {
+                case UInt8(ascii: ","): i &+= 1; skipWhitespace()
+                case UInt8(ascii: "}"): i &+= 1; return true
+                default: return false
+                }
+            }
+        case UInt8(ascii: "["):
+            guard depth < maximumJSONDepth else { return false }
+            i &+= 1
+            skipWhitespace()
+            if byte == UInt8(ascii: "]") { i &+= 1; return true }
+            while true {
+                guard skipValue(depth: depth + 1) else { return false }
+                skipWhitespace()
+                switch byte {
+                case UInt8(ascii: ","): i &+= 1; skipWhitespace()
+                case UInt8(ascii: "]"): i &+= 1; return true
+                default: return false
+                }
+            }
+        default:
+            return scalar()
+        }
+    }
+
+    /// A number, `true`, `false` or `null` at `i`; false when there is none.
+    /// What follows it is the caller's to check.
+    @inline(__always)
+    mutating func scalar() -> Bool {
+        switch byte {
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        default: return number()
+        }
+    }
+
+    @inline(__always)
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i &+ n <= end else { return false }
+        for k in 0..<n where byte(at: i &+ k) != word.utf8Start[k] { return false }
+        i &+= n
+        return true
+    }
+
+    /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    @inline(__always)
+    mutating func number() -> Bool {
+        if byte == UInt8(ascii: "-") { i &+= 1 }
+        if byte == UInt8(ascii: "0") {
+            i &+= 1
+        } else {
+            guard digits() else { return false }
+        }
+        if byte == UInt8(ascii: ".") {
+            i &+= 1
+            guard digits() else { return false }
+        }
+        if byte | 0x20 == UInt8(ascii: "e") {
+            i &+= 1
+            if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { i &+= 1 }
+            guard digits() else { return false }
+        }
+        return true
+    }
+
+    /// One or more digits, eight at a time while they last: timestamps and
+    /// counters are long runs of them. A byte is a digit when its high
+    /// nibble is 3 and adding 6 keeps it so; a carry out of a byte that
+    /// is not a digit can only spoil the bytes above it.
+    @inline(__always)
+    private mutating func digits() -> Bool {
+        let start = i
+        let highNibbles = everyByte &* 0xF0, threes = everyByte &* 0x30
+        while i &+ 8 <= end {
+            let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let other = (x & highNibbles ^ threes) | ((x &+ everyByte &* 0x06) & highNibbles ^ threes)
+            // The high bit of each byte of `other` that is not zero.
+            let stops = ((other & (everyByte &* 0x7F)) &+ everyByte &* 0x7F | other) & (everyByte &* 0x80)
+            if stops != 0 {
+                i &+= stops.trailingZeroBitCount >> 3
+                return i > start
+            }
+            i &+= 8
+        }
+        while byte &- UInt8(ascii: "0") < 10 { i &+= 1 }
+        return i > start
+    }
+
+    /// The string whose `"` is at `i`, checked; `i` ends past its closing
+    /// quote. Nil when it is malformed or unterminated.
+    @inline(__always)
+    mutating func string() -> JSONString? {
+        i &+= 1
+        let start = i
+        var escaped = false
+        while true {
+            // Plain text eight bytes at a time, up to a quote, a backslash
+            // or a control byte.
+            while i &+ 8 <= end {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let stops = zeroBytes(word ^ (everyByte &* 0x22)) | zeroBytes(word ^ (everyByte &* 0x5C))
+                    | controlBytes(word)
+                if stops != 0 {
+                    i &+= stops.trailingZeroBitCount >> 3
+                    break
+                }
+                i &+= 8
+            }
+            let b = byte
+            if b == UInt8(ascii: "\"") {
+                i &+= 1
+                return JSONString(content: start..<(i &- 1), escaped: escaped)
+            }
+            if b == UInt8(ascii: "\\") {
+                guard let after = escapeEnd(at: i) else { return nil }
+                i = after
+                escaped = true
+                continue
+            }
+            // A control byte, or the end of the line.
+            if b < 0x20 { return nil }
+            i &+= 1
+        }
+    }
+
+    /// Where the escape whose backslash is at `j` ends; nil when malformed.
+    @inline(never)
+    private func escapeEnd(at j: Int) -> Int? {
+        var scan = self
+        scan.i = j
+        return scan.escape() ? scan.i : nil
+    }
+
+    /// The escape whose backslash is at `i`; `i` ends past it.
+    private mutating func escape() -> Bool {
+        switch byte(at: i &+ 1) {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            i &+= 2
+            return true
+        case UInt8(ascii: "u"):
+            guard let unit = hex4(at: i &+ 2) else { return false }
+            i &+= 6
+            switch unit {
+            case 0xD800...0xDBFF:
+                // A high surrogate must be followed by a low one.
+                guard byte == UInt8(ascii: "\\"), byte(at: i &+ 1) == UInt8(ascii: "u"),
+                      let low = hex4(at: i &+ 2), (0xDC00...0xDFFF).contains(low) else { return false }
+                i &+= 6
+                return true
+            case 0xDC00...0xDFFF:
+                return false
+            default:
+                return true
+            }
+        default:
+            return false
+        }
+    }
+
+    /// Four hex digits at `j`.
+    func hex4(at j: Int) -> UInt32? {
+        var value: UInt32 = 0
+        for k in 0..<4 {
+            guard let h = hexValue(byte(at: j &+ k)) else { return nil }
+            value = value << 4 | UInt32(h)
+        }
+        return value
+    }
+
+    /// Whether the string text `s` (checked already) reads `name` once
+    /// decoded. Names without escapes are compared as bytes.
+    @inline(__always)
+    func textEquals(_ s: JSONString, _ name: UnsafeRawBufferPointer) -> Bool {
+        if !s.escaped {
+            return sameBytes(UnsafeRawBufferPointer(start: base + s.content.lowerBound, count: s.content.count), name)
+        }
+        return escapedTextEquals(s, name)
+    }
+
+    private func escapedTextEquals(_ s: JSONString, _ name: UnsafeRawBufferPointer) -> Bool {
+        var k = 0
+        var matches = true
+        decodeJSONText(base, s.content) { b in
+            if k < name.count && name[k] == b { k &+= 1 } else { matches = false }
+        }
+        return matches && k == name.count
+    }
+}
+
+@inline(__always)
+func hexValue(_ b: UInt8) -> UInt8? {
+    if b &- UInt8(ascii: "0") < 10 { return b &- UInt8(ascii: "0") }
+    let lower = b | 0x20
+    if lower &- UInt8(ascii: "a") < 6 { return lower &- UInt8(ascii: "a") &+ 10 }
+    return nil
+}
+
+/// Decodes the text of a checked JSON string (`content` between its quotes),
+/// handing out its bytes: escapes resolved, `\u` as UTF-8 (a surrogate pair
+/// as one code point, `\u0000` a NUL byte).
+@inline(__always)
+func decodeJSONText(_ base: UnsafeRawPointer, _ content: Range<Int>, _ out: (UInt8) -> Void) {
+    @inline(__always) func at(_ j: Int) -> UInt8 { base.load(fromByteOffset: j, as: UInt8.self) }
+    @inline(__always) func hex(_ j: Int) -> UInt32 {
+        var v: UInt32 = 0
+        for k in 0..<4 { v = v << 4 | UInt32(hexValue(at(j + k))!) }
+        return v
+    }
+    var j = content.lowerBound
+    let end = content.upperBound
+    while j < end {
+        let b = at(j)
+        if b != UInt8(ascii: "\\") {
+            out(b)
+            j += 1
+            continue
+        }
+        let e = at(j + 1)
+        j += 2
+        switch e {
+        case UInt8(ascii: "b"): out(0x08)
+        case UInt8(ascii: "f"): out(0x0C)
+        case UInt8(ascii: "n"): out(0x0A)
+        case UInt8(ascii: "r"): out(0x0D)
+        case UInt8(ascii: "t"): out(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = hex(j)
+            j += 4
+            if (0xD800...0xDBFF).contains(scalar) {
+                let low = hex(j + 2)
+                j += 6
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            utf8Bytes(of: scalar, out)
+        default: out(e)  // `"`, `\` and `/` stand for themselves
+        }
+    }
+}
+
+/// The UTF-8 encoding of a code point (not a surrogate).
+@inline(__always)
+private func utf8Bytes(of scalar: UInt32, _ out: (UInt8) -> Void) {
+    switch scalar {
+    case 0..<0x80:
+        out(UInt8(scalar))
+    case 0x80..<0x800:
+        out(UInt8(0xC0 | scalar >> 6))
+        out(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+        out(UInt8(0xE0 | scalar >> 12))
+        out(UInt8(0x80 | scalar >> 6 & 0x3F))
+        out(UInt8(0x80 | scalar & 0x3F))
+    default:
+        out(UInt8(0xF0 | scalar >> 18))
+        out(UInt8(0x80 | scalar >> 12 & 0x3F))
+        out(UInt8(0x80 | scalar >> 6 & 0x3F))
+        out(UInt8(0x80 | scalar & 0x3F))
+    }
+}

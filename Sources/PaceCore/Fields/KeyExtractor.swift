@@ -1,0 +1,177 @@
+// `--key-field`: the key bytes of a line, for the key table. SPEC: the key
+// is the sequence of the items' values, and two lines share a key iff every
+// item's value is the same bytes.
+//
+// A key of one value (one numbered field, one NAME) is that value: a slice
+// of the line, or a decoded string. A key of several values (several items,
+// or a range) is encoded in the extractor's scratch so that no two sequences
+// meet: each value as an 8-byte length and its bytes, and each range first
+// says how many values it holds. `a b` + `c` and `a` + `b c` stay apart;
+// `shown` joins the values by one space for `--stats`, `--trace` and
+// `--marbles`, where they may look alike.
+//
+// A range's missing fields and empty ones are the same value, so trailing
+// empty fields are dropped from it: with `--delimiter ,`, `2-` of `a,b` and
+// of `a,b,` is the one value `b`.
+
+public struct KeyExtractor {
+    private enum Shape { case unkeyed, blankField, delimitedField, name, encoded }
+
+    private let shape: Shape
+    private let field: Int
+    private let delimiter: UInt8
+    private let delimited: Bool
+    /// The NAME items' layouts, in item order (kept alive for `names`).
+    private let layouts: [NameLayout]
+    /// Where the NAME items' bytes are, in item order.
+    private let names: [NameView]
+    /// A key of one NAME: where its bytes are.
+    private let name: NameView?
+    private let items: [FieldItem]
+    private let scratch = ByteScratch()
+
+    /// `selector` nil: every line has the empty key.
+    public init(_ selector: FieldSelector?, delimiter: UInt8?) {
+        self.delimiter = delimiter ?? 0
+        delimited = delimiter != nil
+        items = selector?.items ?? []
+        var field = 0
+        var name: NameView?
+        layouts = items.compactMap { item in
+            if case let .name(n) = item { return NameLayout(n) }
+            return nil
+        }
+        names = layouts.map(\.view)
+        if selector == nil {
+            shape = .unkeyed
+        } else if items.count == 1, case let .field(n) = items[0] {
+            shape = delimited ? .delimitedField : .blankField
+            field = n
+        } else if items.count == 1, case .name = items[0] {
+            shape = .name
+            name = names[0]
+        } else {
+            shape = .encoded
+        }
+        self.field = field
+        self.name = name
+    }
+
+    /// Whether lines have keys of their own (`--key-field` was given).
+    public var isKeyed: Bool { shape != .unkeyed }
+
+    /// The key of `line` (content only: for `record`, past its prefix). It
+    /// is valid until the next call: a slice of `line`, or of the scratch.
+    ///
+    /// The two commonest shapes are decided here, inlined into the loop;
+    /// the others are a call away, so that this stays small enough to inline
+    /// (inlining all of it cost `--key-field 2` a tenth of its speed).
+    @inline(__always)
+    public func key(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        if shape == .blankField { return UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: field)]) }
+        if shape == .unkeyed { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return otherKey(of: line)
+    }
+
+    @inline(never)
+    private func otherKey(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        switch shape {
+        case .blankField, .unkeyed:
+            preconditionFailure("KeyExtractor: \(shape) is decided inline")
+        case .delimitedField:
+            let range = delimitedFieldRange(line, field: field, delimiter: delimiter) ?? 0..<0
+            return UnsafeRawBufferPointer(rebasing: line[range])
+        case .name:
+            let value = structuredValue(line, end: contentLength(line), name: name.unsafelyUnwrapped)
+            return valueBytes(value, of: line, scratch: scratch)
+        case .encoded:
+            return encodedKey(line)
+        }
+    }
+
+    private func encodedKey(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let end = contentLength(line)
+        scratch.count = 0
+        var nameIndex = 0
+        for item in items {
+            switch item {
+            case let .field(n):
+                appendValue(numberedField(line, n, end: end, delimited: delimited, delimiter: delimiter), line)
+            case let .range(low, high):
+                appendRange(line, low, high, end: end)
+            case let .from(low):
+                appendRange(line, low, Int.max, end: end)
+            case .name:
+                let lengthAt = scratch.count
+                scratch.appendLength(0)
+                let n = scratch.append(structuredValue(line, end: end, name: names[nameIndex]), of: line)
+                nameIndex += 1
+                scratch.storeLength(n, at: lengthAt)
+            }
+        }
+        return scratch.bytes
+    }
+
+    @inline(__always)
+    private func appendValue(_ range: Range<Int>?, _ line: UnsafeRawBufferPointer) {
+        let range = range ?? 0..<0
+        scratch.appendLength(range.count)
+        scratch.append(UnsafeRawBufferPointer(rebasing: line[range]))
+    }
+
+    /// Fields `low` to `high` (as far as the line has them): their count,
+    /// then each value; trailing empty ones dropped.
+    private func appendRange(_ line: UnsafeRawBufferPointer, _ low: Int, _ high: Int, end: Int) {
+        let countAt = scratch.count
+        scratch.appendLength(0)
+        var values = 0
+        var kept = (values: 0, end: scratch.count)
+        var next: Range<Int>? = numberedField(line, low, end: end, delimited: delimited, delimiter: delimiter)
+        var n = low
+        while let range = next, n <= high {
+            appendValue(range, line)
+            values += 1
+            if !range.isEmpty { kept = (values, scratch.count) }
+            // The field after `range`.
+            if delimited {
+                next = range.upperBound < end
+                    ? range.upperBound + 1..<nextByte(delimiter, in: line, from: range.upperBound + 1, end: end) : nil
+            } else {
+                var i = range.upperBound
+                while i < end && isBlank(line[i]) { i += 1 }
+                next = i < end ? i..<nextBlank(line, from: i, end: end) : nil
+            }
+            n += 1
+        }
+        scratch.count = kept.end
+        scratch.storeLength(kept.values, at: countAt)
+    }
+
+    /// A key as people read it: its values joined by one space.
+    public func shown(_ key: [UInt8]) -> [UInt8] {
+        guard shape == .encoded else { return key }
+        return key.withUnsafeBytes { bytes in
+            var shown: [UInt8] = []
+            var offset = 0
+            var first = true
+            func value() {
+                let n = loadLength(bytes, at: offset)
+                if !first { shown.append(0x20) }
+                first = false
+                shown.append(contentsOf: bytes[(offset + 8)..<(offset + 8 + n)])
+                offset += 8 + n
+            }
+            for item in items {
+                switch item {
+                case .field, .name:
+                    value()
+                case .range, .from:
+                    let count = loadLength(bytes, at: offset)
+                    offset += 8
+                    for _ in 0..<count { value() }
+                }
+            }
+            return shown
+        }
+    }
+}

@@ -1,0 +1,134 @@
+// Numbered fields: runs of spaces and tabs (as awk splits), or each single
+// `--delimiter` byte (as `cut -d` splits). Everything here finds byte ranges
+// in the line as read: nothing is copied or allocated.
+//
+// A `\r` ending the line belongs to no field, so every splitter stops at
+// `contentLength`.
+
+@inline(__always)
+func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+/// The length of `line` without a final `\r`: a `\r` ending the line belongs
+/// to no field.
+@inline(__always)
+func contentLength(_ line: UnsafeRawBufferPointer) -> Int {
+    let n = line.count
+    return n > 0 && line[n - 1] == 0x0D ? n - 1 : n
+}
+
+/// The first line without the UTF-8 byte-order mark it may start with: SPEC
+/// ignores one at the very start of the input for fields and timestamps
+/// (the line is still written out as read). Called for line 1 only.
+func withoutByteOrderMark(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    guard line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF else { return line }
+    return UnsafeRawBufferPointer(rebasing: line[3...])
+}
+
+// MARK: - Runs of blanks
+
+/// Where field `field` (1-based) starts, fields being separated by runs of
+/// spaces and tabs, leading blanks ignored (as awk does); nil when the line
+/// has fewer fields.
+@inline(__always)
+func fieldStart(_ line: UnsafeRawBufferPointer, field: Int) -> Int? {
+    fieldStart(line, field: field, end: contentLength(line))
+}
+
+@inline(__always)
+func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int) -> Int? {
+    var i = 0
+    var seen = 0
+    while true {
+        while i < n && isBlank(line[i]) { i += 1 }
+        if i >= n { return nil }
+        seen += 1
+        if seen == field { return i }
+        i = nextBlank(line, from: i, end: n)
+    }
+}
+
+/// The bytes of field `field` (1-based), or an empty range when the line has
+/// fewer fields (such lines share the empty key).
+@inline(__always)
+public func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
+    let n = contentLength(line)
+    guard let start = fieldStart(line, field: field, end: n) else { return 0..<0 }
+    return start..<nextBlank(line, from: start, end: n)
+}
+
+/// The first space or tab in `line[i..<end]`, or `end`. Fields are words of
+/// a few to a few dozen bytes, so they are crossed eight bytes at a time:
+/// a byte equal to c is a zero byte of word ^ (c in every byte), and
+/// (x - 0x01...01) & ~x & 0x80...80 marks zero bytes of x. That mark can be
+/// wrong only in bytes above a real zero byte (the borrow runs on), never
+/// below the first one, which is the one looked for.
+@inline(__always)
+func nextBlank(_ line: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
+    var i = start
+    while i &+ 8 <= end {
+        let word = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let blanks = zeroBytes(word ^ (everyByte &* 0x20)) | zeroBytes(word ^ (everyByte &* 0x09))
+        if blanks != 0 { return i &+ (blanks.trailingZeroBitCount >> 3) }
+        i &+= 8
+    }
+    while i < end && !isBlank(line[i]) { i &+= 1 }
+    return i
+}
+
+// MARK: - One delimiter byte
+
+/// Field `field` (1-based) of a line split at each `delimiter` byte, as
+/// `cut -d` splits it: a line without the byte is one field, a leading
+/// delimiter makes an empty field 1. Nil when the line has fewer fields.
+@inline(__always)
+func delimitedFieldRange(_ line: UnsafeRawBufferPointer, field: Int, delimiter: UInt8) -> Range<Int>? {
+    delimitedFieldRange(line, field: field, delimiter: delimiter, end: contentLength(line))
+}
+
+@inline(__always)
+func delimitedFieldRange(_ line: UnsafeRawBufferPointer, field: Int, delimiter: UInt8, end n: Int) -> Range<Int>? {
+    var start = 0
+    var seen = 1
+    while seen < field {
+        let next = nextByte(delimiter, in: line, from: start, end: n)
+        if next == n { return nil }
+        start = next &+ 1
+        seen &+= 1
+    }
+    return start..<nextByte(delimiter, in: line, from: start, end: n)
+}
+
+/// The first `byte` in `line[start..<end]`, or `end`, eight bytes at a time
+/// as `nextBlank` does.
+@inline(__always)
+func nextByte(_ byte: UInt8, in line: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
+    let pattern = everyByte &* UInt64(byte)
+    var i = start
+    while i &+ 8 <= end {
+        let word = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let hits = zeroBytes(word ^ pattern)
+        if hits != 0 { return i &+ (hits.trailingZeroBitCount >> 3) }
+        i &+= 8
+    }
+    while i < end && line[i] != byte { i &+= 1 }
+    return i
+}
+
+// MARK: - Eight bytes at a time
+
+/// 0x01 in every byte of a word.
+let everyByte: UInt64 = 0x0101_0101_0101_0101
+
+/// The high bit of each zero byte of `x` (exact up to the lowest zero byte,
+/// which is all the scanners look at).
+@inline(__always)
+func zeroBytes(_ x: UInt64) -> UInt64 {
+    (x &- everyByte) & ~x & (everyByte &* 0x80)
+}
+
+/// The high bit of each byte of `x` below 0x20 (a control byte), exact up to
+/// the lowest one, as `zeroBytes` is.
+@inline(__always)
+func controlBytes(_ x: UInt64) -> UInt64 {
+    (x &- everyByte &* 0x20) & ~x & (everyByte &* 0x80)
+}

@@ -1,0 +1,66 @@
+// `--time-field`: where a replay line's timestamp is. A number without
+// `--delimiter` is where the timestamp starts: it may span several fields,
+// as syslog's does, and the format decides where it ends. A number with
+// `--delimiter`, or a NAME, is a whole value, which the format must fit.
+
+struct TimeFieldText {
+    private enum Shape { case blankStart, delimited, name }
+
+    private let shape: Shape
+    private let field: Int
+    private let delimiter: UInt8
+    /// A NAME's layout (kept alive for `name`) and where its bytes are.
+    private let layout: NameLayout?
+    private let name: NameView?
+    /// Why a line without the field has no time.
+    let missing: BadTime
+    private let scratch = ByteScratch(capacity: 64)
+
+    init(_ timeField: TimeField, delimiter: UInt8?) {
+        self.delimiter = delimiter ?? 0
+        switch timeField {
+        case let .number(n):
+            (shape, field, layout, missing) = (delimiter == nil ? .blankStart : .delimited, n, nil, .missingField(n))
+        case let .name(n):
+            (shape, field, layout, missing) = (.name, 0, NameLayout(n), .missingName(n.text))
+        }
+        name = layout?.view
+    }
+
+    /// The field's number (for a NAME, 0).
+    var number: Int { field }
+
+    /// Whether the text found is a whole value (the format must end at its
+    /// end), rather than the rest of the line from where the field starts.
+    var isWholeValue: Bool { shape != .blankStart }
+
+
+    /// The text holding the timestamp and where in it the field starts
+    /// (a slice of `line`, or of the scratch for a decoded string); nil
+    /// when the line lacks the field.
+    @inline(__always)
+    func text(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
+        if shape == .blankStart {
+            guard let start = fieldStart(line, field: field) else { return nil }
+            return (line, start)
+        }
+        return wholeValue(of: line)
+    }
+
+    /// A whole value: a call away, so that `text` stays small enough for the
+    /// timestamp parsers to be inlined next to it.
+    @inline(never)
+    private func wholeValue(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
+        switch shape {
+        case .blankStart:
+            preconditionFailure("TimeFieldText: a field start is found inline")
+        case .delimited:
+            guard let range = delimitedFieldRange(line, field: field, delimiter: delimiter) else { return nil }
+            return (UnsafeRawBufferPointer(rebasing: line[range]), 0)
+        case .name:
+            let value = structuredValue(line, end: contentLength(line), name: name.unsafelyUnwrapped)
+            if value == .missing { return nil }
+            return (valueBytes(value, of: line, scratch: scratch), 0)
+        }
+    }
+}

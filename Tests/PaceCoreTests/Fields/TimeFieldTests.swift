@@ -1,0 +1,67 @@
+// `--time-field` as a number with `--delimiter` and as a NAME: the
+// timestamp is the field's whole value, which a named format must fit whole.
+
+import Testing
+@testable import PaceCore
+import PaceTesting
+
+private func read(_ lines: [String], _ field: String, delimiter: UInt8? = nil, format: TimeFormat = .auto) -> [TimeReading] {
+    guard case let .success(timeField) = TimeField.parse(field) else { preconditionFailure("bad time field") }
+    var reader = TimestampReader(format: format, field: timeField, delimiter: delimiter, defaultYear: testYear)
+    return lines.map { line in withBytes(line) { reader.read($0) } }
+}
+
+extension Fields {
+    @Suite struct TimeFieldTests {
+        @Test func aJSONMember() {
+            #expect(read([#"{"ts":1795953600.5,"host":"a"}"#], "ts") == [at(ns(nov29, 500_000_000))])
+            #expect(read([#"{"time":"2026-11-29T12:00:00Z"}"#], "time") == [at(ns(nov29))])
+            // journald: microseconds as a string.
+            #expect(read([#"{"__REALTIME_TIMESTAMP":"1795953600123456","MESSAGE":"x"}"#], "__REALTIME_TIMESTAMP")
+                    == [at(ns(nov29, 123_456_000))])
+            // Decoded before parsing: an escaped stamp is the same stamp.
+            #expect(read([#"{"t":"2026-11-29T12:00:00\u005a"}"#], "t") == [at(ns(nov29))])
+        }
+
+        @Test func theValueMustFitWhole() {
+            #expect(read([#"{"ts":"1795953600 x"}"#], "ts", format: .unix) == [.bad(.noMatch(format: "unix"))])
+            #expect(read([#"{"ts":"90msx"}"#], "ts", format: .offset) == [.bad(.noMatch(format: "offset"))])
+            // Under auto, "1795953600.5 x" fits nothing whole.
+            #expect(read([#"{"ts":"1795953600.5 x"}"#], "ts") == [.bad(.noMatch(format: "auto"))])
+            // A skipped `[` may have its `]`.
+            #expect(read([#"{"t":"[29/Nov/2026:12:00:00 +0000]"}"#], "t") == [at(ns(nov29))])
+            #expect(read([#"{"t":"29/Nov/2026:12:00:00 +0000]"}"#], "t") == [.bad(.noMatch(format: "auto"))])
+            // A pattern matches a prefix, as everywhere.
+            #expect(read([#"{"t":"2026-11-29 trailing"}"#], "t", format: .pattern(compiled("%Y-%m-%d")))
+                    == [at(ns(nov29 - 12 * 3600))])
+        }
+
+        @Test func aMissingOrEmptyMemberIsABadTimestamp() {
+            #expect(read([#"{"host":"a"}"#], "ts") == [.bad(.missingName("ts"))])
+            #expect(read([#"{"ts":01}"#], "ts") == [.bad(.missingName("ts"))])
+            #expect(read([#"{"ts":""}"#], "ts", format: .unix) == [.bad(.noMatch(format: "unix"))])
+            #expect(BadTime.missingName("ts").description == "no time field 'ts' (no such JSON member or logfmt key)")
+        }
+
+        @Test func aLogfmtKey() {
+            let lines = [#"time=2026-11-29T12:00:00.250Z level=info msg="a b""#, "level=info msg=x"]
+            #expect(read(lines, "time") == [at(ns(nov29, 250_000_000)), .bad(.missingName("time"))])
+        }
+
+        @Test func aNumberWithADelimiterIsTheWholeField() {
+            let colon = UInt8(ascii: ":")
+            #expect(read(["host:1795953600:msg"], "2", delimiter: colon) == [at(ns(nov29))])
+            // The unix stamp ends at the delimiter, not at the line's end.
+            #expect(read(["1795953600:x"], "1", delimiter: colon, format: .unix) == [at(ns(nov29))])
+            #expect(read(["a,2026-11-29 12:00:00,b\r"], "2", delimiter: UInt8(ascii: ",")) == [at(ns(nov29))])
+            #expect(read(["a,,b"], "2", delimiter: UInt8(ascii: ","), format: .unix) == [.bad(.noMatch(format: "unix"))])
+            #expect(read(["a,b"], "3", delimiter: UInt8(ascii: ",")) == [.bad(.missingField(3))])
+            // The last field stops before a final `\r`.
+            #expect(read(["x,1795953600\r"], "2", delimiter: UInt8(ascii: ","), format: .unix) == [at(ns(nov29))])
+        }
+
+        @Test func aNumberWithoutADelimiterStillSpansFields() {
+            #expect(read(["host Nov 29 12:00:00 msg"], "2", format: .syslog) == [at(ns(nov29))])
+        }
+    }
+}
