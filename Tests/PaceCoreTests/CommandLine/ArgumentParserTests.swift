@@ -2,6 +2,7 @@
 
 import Testing
 @testable import PaceCore
+import PaceTesting
 
 private func message(_ arguments: [String]) -> String? {
     if case let .failure(error) = parseArguments(arguments) { return error.message }
@@ -21,8 +22,8 @@ private struct ParseFailure: Error, CustomStringConvertible { var description: S
 @Suite("Command line")
 struct ArgumentParserTests {
     @Test("every usage error of SPEC's table, with its message", arguments: [
-        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
-        (["--replay"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
+        (["--replay"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
         (["--debounce", "1s", "--throttle", "1s"], "two policies given, '--debounce' and '--throttle' (choose one)"),
         (["--debunce", "1s"], "unknown option '--debunce' (did you mean '--debounce'?)"),
         (["--debounce", "1s", "--frobnicate"], "unknown option '--frobnicate'"),
