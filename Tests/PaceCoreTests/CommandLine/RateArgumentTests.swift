@@ -9,7 +9,7 @@ import PaceTesting
 
 private func validated(_ arguments: [String]) -> Result<Configuration, UsageError> {
     do throws(UsageError) {
-        return .success(try validate(try readTyped(arguments)))
+        return .success(try validate(try readTyped(arguments.map { Array($0.utf8) })))
     } catch {
         return .failure(error)
     }
@@ -38,7 +38,7 @@ struct RateArgumentTests {
     func rates(arguments: [String], count: Int64, period: Int64) throws {
         let configuration = try validated(arguments).get()
         #expect(configuration.rateCount == count)
-        #expect(configuration.window == period)
+        #expect(configuration.window == Nanoseconds(period))
         #expect(configuration.burst == nil)
     }
 

@@ -207,8 +207,8 @@ enum ReferenceModel {
             let isRate: Bool
             if case .rate = policy { isRate = true } else { isRate = false }
             let scale = Int128(count)
-            let interval = Int128(period)
-            let tolerance = Int128(burst - 1) * Int128(period)
+            let interval = Int128(period.count)
+            let tolerance = Int128(burst - 1) * Int128(period.count)
             func ceilingOf(_ scaled: Int128) -> Instant {
                 // Division truncates towards zero, which is the ceiling
                 // of a negative quotient.
@@ -217,7 +217,7 @@ enum ReferenceModel {
             var arrival: Int128?
             var busyStart: Instant = 0
             for k in 0..<n {
-                let now = Int128(t[k]) * scale
+                let now = Int128(t[k].nanoseconds) * scale
                 if let a = arrival, ceilingOf(a) <= t[k] {
                     busy.append(Busy(key: "", start: busyStart, end: ceilingOf(a)))
                     arrival = nil

@@ -67,21 +67,13 @@ struct LimitInsightTests {
 
     @Test("--rate marbles: every line comes out, later")
     func rateMarbles() {
-        // What the runtime reports of --rate 1/100ms: four lines at 0 go out
-        // at 0, 0.1, 0.2 and 0.3 (the emissions as the Rate reducer gives them).
-        var driver = ReducerDriver(Rate(rate: CellRate(count: 1, per: 100_000_000, burst: 1)), keyed: false)
-        var recording = MarbleRecording(keyed: false)
-        let none = UnsafeRawBufferPointer(start: nil, count: 0)
-        for number in 1...4 {
-            driver.send(key: "", at: 0)
-            recording.entered(EventNumber(number), key: none, at: 0)
-        }
-        driver.finish()
-        #expect(driver.emissions.map(\.time) == [0, 100_000_000, 200_000_000, 300_000_000])
-        for (time, event) in driver.emissions { recording.emitted(event + 1, key: none, at: time) }
+        // --rate 1/100ms: four lines at 0 go out at 0, 0.1, 0.2 and 0.3.
+        let run = replay(["--rate", "1/100ms", "--replay", "--time-format", "unix", "--marbles"],
+                         "0 a\n0 b\n0 c\n0 d\n", columns: 20)
+        #expect(run.stdout == "0 a\n0 b\n0 c\n0 d\n")
         // 20 - 2 - 3 - 1 = 14 columns over 0.3 s: column = floor(t * 13 / 0.3):
         // 0.1 -> 4, 0.2 -> 8, 0.3 -> 13.
-        #expect(recording.render(width: 20) == """
+        #expect(run.report.marbles == """
             pace: marbles: 0.000000 s to 0.300000 s, 0.023076 s per column
               in  4
               out a---b---c----d
@@ -91,11 +83,31 @@ struct LimitInsightTests {
             """)
     }
 
+    @Test("--rate trace: each line emitted at its due time")
+    func rateTrace() {
+        // 2 per 100 ms, bucket of 2: a and b at once (A = 0.1), c waits
+        // for A - I = 0.05 (A = 0.15), d at 0.2 finds a token, e at 0.2
+        // too (A = 0.25 then 0.3) and f waits for 0.25, past the end of
+        // input.
+        let run = replay(["--rate", "2/100ms", "--burst", "2", "--replay", "--time-format", "unix", "--trace"],
+                         "0 a\n0 b\n0 c\n0.2 d\n0.2 e\n0.2 f\n")
+        #expect(run.stdout == "0 a\n0 b\n0 c\n0.2 d\n0.2 e\n0.2 f\n")
+        #expect(run.trace == """
+            pace: trace: line 1: emitted at 0.000000
+            pace: trace: line 2: emitted at 0.000000
+            pace: trace: line 3: emitted at 0.050000
+            pace: trace: line 4: emitted at 0.200000
+            pace: trace: line 5: emitted at 0.200000
+            pace: trace: line 6: still pending at end of input, emitted at 0.250000
+
+            """)
+    }
+
     @Test("durations in a trace read as typed", arguments: [
         (1, "1ns"), (1_500, "1500ns"), (250_000_000, "250ms"), (1_000_000_000, "1s"), (1_500_000_000, "1500ms"),
         (60_000_000_000, "1m"), (3_600_000_000_000, "1h"), (90 * 60_000_000_000, "90m"), (2_000, "2us"),
     ] as [(Int64, String)])
     func durations(ns: Int64, text: String) {
-        #expect(durationText(ns) == text)
+        #expect(durationText(Nanoseconds(ns)) == text)
     }
 }
