@@ -88,7 +88,7 @@ struct ArgumentParserTests {
         (["--delay", "1s"], "unknown option '--delay'"),
         (["--recrod", "x"], "unknown option '--recrod' (did you mean '--record'?)"),
         (["--stat"], "unknown option '--stat' (did you mean '--stats'?)"),
-        (["--"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+        (["--"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
     ] as [([String], String)])
     func clearMessages(arguments: [String], expected: String) {
         #expect(message(arguments) == expected)
@@ -168,7 +168,7 @@ struct ArgumentParserTests {
         // satisfied by `--throttle-last` alone. A flag added to the table
         // shows here as a difference to read and accept.
         let expected = """
-            OVERVIEW: Rate-limit a stream of lines: debounce or throttle, live or replayed.
+            OVERVIEW: Rate-limit a stream of lines: debounce, throttle, limit or pace them.
 
             pace reads lines as timestamped events, passes them through one policy,
             and writes the lines that survive to stdout, byte for byte. Live, time is
@@ -193,11 +193,20 @@ struct ArgumentParserTests {
                                       Throttle, latest: emit a line at once; keep only the
                                       latest line of each <duration> window and emit it when
                                       the window ends.
+              --limit <n/duration>    Count limit: at most <n> lines per <duration> pass, in
+                                      bursts of up to --burst; the rest are dropped (10/s,
+                                      600/h, 5/250ms).
+              --rate <n/duration>     Pacing: lines are delayed, never dropped, so that at
+                                      most <n> per <duration> go out, in bursts of up to
+                                      --burst (default 1: one every <duration>/<n>).
 
             OPTIONS:
               --max-wait <duration>   With --debounce: no line stays pending longer than
                                       <duration> after the first line of its burst (>= the
                                       debounce window).
+              --burst <count>         With --limit or --rate: the bucket's size, a positive
+                                      whole number of lines that may go out at once.
+                                      (default: the <n> of --limit, 1 for --rate)
               --key-field <n>         Independent state per key: whitespace-separated field
                                       <n> (1-based) of each line; lines without it share the
                                       empty key.
@@ -234,6 +243,7 @@ struct ArgumentParserTests {
               --version               Show the version and exit.
 
             Durations are a number and a unit: 300ms, 1.5s, .5s, 2m, 250us (ns us ms s m h).
+            Rates are N/D, N lines (1 to 10^9) per duration or unit: 10/s, 600/h, 5/250ms.
 
             EXAMPLES:
               Rebuild once a burst of file events has been quiet for 300 ms, per file:
@@ -241,6 +251,12 @@ struct ArgumentParserTests {
 
               At most one line per host per minute from a log:
                 tail -F app.log | pace --throttle 1m --key-field 2
+
+              At most 10 lines a minute per host, the rest dropped:
+                tail -F app.log | pace --limit 10/m --key-field 2
+
+              Pace a log out at 100 lines a second:
+                pace --rate 100/s app.log | nc -q1 collector 5140
 
               Replay a recorded log to see what a 2 s debounce would have let through:
                 pace --debounce 2s --replay --time-format iso8601 --emit-time app.log
