@@ -26,19 +26,11 @@ public func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageE
     }
     do throws(UsageError) {
         let typed = try readTyped(arguments)
-        let configuration = try validate(typed)
-        if configuration.policy == .rate && !rateIsWired {
-            throw UsageError("'--rate' is not available in this build yet: the runtime cannot hold its backlog")
-        }
-        return .success(.run(configuration))
+        return .success(.run(try validate(typed)))
     } catch {
         return .failure(error)
     }
 }
-
-/// `--rate` is parsed and validated in full, but refused until the runtime
-/// keeps several waiting lines per key; the Rate policy itself is done.
-let rateIsWired = true
 
 // MARK: - Step 1: what was typed
 
