@@ -11,6 +11,8 @@ public func fuzzArguments(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case let .success(.run(configuration)):
         precondition(configuration.window > 0)
         if let maxWait = configuration.maxWait { precondition(maxWait >= configuration.window) }
+        // --limit's and --rate's bucket: CellRate checks 0 < N <= D and B > 0.
+        _ = configuration.cellRate
     case .success(.help), .success(.version): break
     }
     return 0

@@ -139,7 +139,9 @@ struct LiveTests {
     }
 
     @Test("a recorded live run replays to the same output",
-          arguments: [["--throttle-last", "100ms"], ["--debounce", "80ms", "--key-field", "1"]])
+          arguments: [["--throttle-last", "100ms"], ["--debounce", "80ms", "--key-field", "1"],
+                      ["--limit", "3/100ms", "--burst", "2", "--key-field", "1"],
+                      ["--rate", "30/s", "--burst", "2", "--key-field", "1"]])
     func recordThenReplay(_ policy: [String]) throws {
         let record = temporaryPath("record-\(policy[0].dropFirst(2))")
         defer { unlink(record) }
@@ -163,6 +165,35 @@ struct LiveTests {
         #expect(replay.errors == "")
         #expect(replay.output == liveEnd.output)
         #expect(!liveEnd.output.isEmpty)
+    }
+
+    // --rate keeps its pace after live input ends, so a run that ends with
+    // lines still waiting replays to the same output, times included. I is
+    // 100/3 ms, not a whole number of microseconds: dues are rounded up from
+    // the instants live mode recorded, as replay rounds them.
+    @Test("a live --rate run ending with a backlog replays to the same output",
+          arguments: [["--rate", "30/s"], ["--rate", "30/s", "--burst", "3"]])
+    func rateBacklogRecordThenReplay(_ policy: [String]) throws {
+        let record = temporaryPath("record-rate-backlog-\(policy.count)")
+        defer { unlink(record) }
+        let live = try PaceProcess(policy + ["--emit-time", "--record", record])
+        live.write("a\nb\nc\nd\ne\n")
+        // Once a is out the rest waits; two more lines come behind them.
+        let first = try #require(live.readLine(timeout: 5))
+        #expect(first.hasSuffix("\ta"))
+        live.write("f\ng\n")
+        let liveEnd = live.finish()
+        #expect(liveEnd.status == 0)
+        #expect(liveEnd.errors == "")
+        let liveOutput = first + "\n" + liveEnd.output
+        #expect(liveOutput.split(separator: "\n").map { $0.split(separator: "\t").last! } == ["a", "b", "c", "d", "e", "f", "g"])
+
+        let recorded = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(recorded.split(separator: "\n").count == 7)
+        let replay = try runToEnd(policy + ["--emit-time", "--replay", "--time-format", "record", record])
+        #expect(replay.status == 0)
+        #expect(replay.errors == "")
+        #expect(replay.output == liveOutput)
     }
 
     @Test("a record file that cannot be written is an error naming it")

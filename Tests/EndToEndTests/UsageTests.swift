@@ -7,7 +7,7 @@ import Testing
 @Suite("Usage errors, end to end")
 struct UsageEndToEndTests {
     @Test("pace: <what is wrong>, a hint, nothing on stdout, exit 2", arguments: [
-        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
         (["--debounce", "1s", "--leading", "1s"], "two policies given, '--debounce' and '--leading' (choose one)"),
         (["--debunce", "1s"], "unknown option '--debunce' (did you mean '--debounce'?)"),
         (["--debounce", "1s", "--max-wait", "1ms"], "'--max-wait' (1ms) must be at least the debounce window (1s)"),

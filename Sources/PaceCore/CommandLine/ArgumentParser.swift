@@ -24,7 +24,7 @@ public func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageE
         if argument == "-h" || argument == "--help" { return .success(.help) }
         if argument == "--version" { return .success(.version) }
     }
-    do {
+    do throws(UsageError) {
         let typed = try readTyped(arguments)
         return .success(.run(try validate(typed)))
     } catch {
@@ -155,7 +155,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     let policyFlags = typed.flags.filter { $0.flag.section == .policy }
     guard let chosen = policyFlags.first else {
-        throw UsageError("no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)")
+        throw UsageError("no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)")
     }
     if policyFlags.count > 1 {
         throw UsageError("two policies given, '\(policyFlags[0].spelling)' and '\(policyFlags[1].spelling)' (choose one)")
@@ -166,10 +166,26 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     case .leading: kind = .leading
     case .throttle: kind = .throttleFirst
     case .throttleLast: kind = .throttleLast
+    case .limit: kind = .limit
+    case .rate: kind = .rate
     default: preconditionFailure("validate: \(chosen.flag.name) is not a policy")
     }
-    let window = try duration(chosen.value!, for: chosen.spelling)
-    var config = Configuration(policy: kind, window: window)
+    var config: Configuration
+    if kind == .limit || kind == .rate {
+        let (count, period) = try rate(chosen.value!, for: chosen.spelling)
+        config = Configuration(policy: kind, window: period)
+        config.rateCount = count
+    } else {
+        config = Configuration(policy: kind, window: try duration(chosen.value!, for: chosen.spelling))
+    }
+    let window = config.window
+
+    if let (spelling, value) = typed.value(.burst) {
+        guard kind == .limit || kind == .rate else {
+            throw UsageError("'--burst' only applies to --limit and --rate (not '\(chosen.spelling)')")
+        }
+        config.burst = try burst(value!, for: spelling)
+    }
 
     if let (spelling, value) = typed.value(.maxWait) {
         guard kind == .debounce else {
@@ -305,6 +321,81 @@ private let delimiterHint = """
     --delimiter takes a single byte, as cut -d does: ',', '|', ':', or '\\t' for TAB.
     See 'pace --help' for more information.
     """
+
+// MARK: - Rates
+
+/// The largest N of `N/D` (SPEC).
+public let maximumRateCount: Int64 = 1_000_000_000
+
+private let rateHint = """
+    A rate is N/D: a whole number of lines N (1 to 1000000000) per duration D, or per one unit:
+    10/s, 600/h, 5/250ms, 100/1.5s (units: ns, us, ms, s, m, h).
+    See 'pace --help' for more information.
+    """
+
+private let burstHint = """
+    --burst takes a positive whole number of lines, the bucket's size: --limit 10/m --burst 30.
+    See 'pace --help' for more information.
+    """
+
+/// `N/D` for `--limit` and `--rate`: N a positive integer (at most 10^9 and
+/// at most D's count of nanoseconds), D a duration or a bare unit.
+private func rate(_ text: String, for spelling: String) throws(UsageError) -> (count: Int64, period: Nanoseconds) {
+    func fail(_ why: String) -> UsageError {
+        UsageError("invalid rate '\(text)' for '\(spelling)': \(why)", hint: rateHint)
+    }
+    guard let slash = text.firstIndex(of: "/") else { throw fail("expected N/D, a count and a duration") }
+    let countText = text[..<slash]
+    let periodText = String(text[text.index(after: slash)...])
+    guard !countText.isEmpty else { throw fail("the count before '/' is missing") }
+    guard !periodText.isEmpty else { throw fail("the duration after '/' is missing") }
+    guard countText.utf8.allSatisfy({ digit($0) != nil }) else {
+        throw fail("the count must be a positive whole number")
+    }
+    // All digits: only its size can make Int64 fail.
+    guard let count = Int64(countText), count <= maximumRateCount else {
+        throw fail("the count must be at most \(maximumRateCount)")
+    }
+    guard count > 0 else { throw fail("the count must be at least 1") }
+    let period: Nanoseconds
+    if let unit = DurationUnit.allCases.first(where: { "\($0)" == periodText }) {
+        period = Nanoseconds(unit.nanoseconds)
+    } else {
+        switch parseDuration(periodText) {
+        case let .success(ns): period = Nanoseconds(ns)
+        case .failure(.tooLarge): throw fail("the duration is too large")
+        case .failure: throw fail("'\(periodText)' is neither a duration (a number and a unit) nor a unit")
+        }
+    }
+    guard period > 0 else { throw fail("the duration must be greater than zero") }
+    guard count <= period.count else {
+        throw fail("at most one line per nanosecond: the count must not exceed the \(period) ns of '\(periodText)'")
+    }
+    return (count, period)
+}
+
+/// `--burst B`: a positive integer.
+private func burst(_ text: String, for spelling: String) throws(UsageError) -> Int64 {
+    func fail(_ why: String) -> UsageError {
+        UsageError("invalid burst '\(text)' for '\(spelling)': \(why)", hint: burstHint)
+    }
+    guard !text.isEmpty, text.utf8.allSatisfy({ digit($0) != nil }) else {
+        throw fail("it must be a positive whole number")
+    }
+    guard let burst = Int64(text) else { throw fail("it is too large") }
+    guard burst > 0 else { throw fail("it must be at least 1") }
+    return burst
+}
+
+private func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
+    guard let n = Int(text), n >= 1 else {
+        throw UsageError("invalid field number '\(text)' for '\(spelling)' (fields count from 1)")
+    }
+    guard n <= maximumFieldNumber else {
+        throw UsageError("invalid field number '\(text)' for '\(spelling)' (at most \(maximumFieldNumber))")
+    }
+    return n
+}
 
 private func timeFormat(_ text: String) throws(UsageError) -> TimeFormat {
     if let named = TimeFormat.names.first(where: { $0.0 == text }) { return named.1 }

@@ -8,8 +8,14 @@ public enum BadTimeAction: String, Sendable, CaseIterable {
 
 public struct Configuration: Equatable, Sendable {
     public var policy: PolicyKind
-    /// The policy's window D, in nanoseconds (> 0).
+    /// The policy's window D, in nanoseconds (> 0); for `--limit N/D` and
+    /// `--rate N/D`, the period D.
     public var window: Nanoseconds
+    /// N of `--limit N/D` and `--rate N/D` (1...10^9, <= D's nanoseconds).
+    public var rateCount: Int64?
+    /// `--burst B` (`--limit`, `--rate` only), or nil for the default (N for
+    /// `--limit`, 1 for `--rate`).
+    public var burst: Int64?
     /// `--max-wait` (debounce only, >= window).
     public var maxWait: Nanoseconds?
     /// `--key-field`, or nil for one shared state.
@@ -40,6 +46,8 @@ public struct Configuration: Equatable, Sendable {
         self.policy = policy
         self.window = window
         maxWait = nil
+        rateCount = nil
+        burst = nil
         keyField = nil
         delimiter = nil
         replay = false
@@ -53,6 +61,15 @@ public struct Configuration: Equatable, Sendable {
         trace = false
         marbles = false
         inputPath = nil
+    }
+}
+
+extension Configuration {
+    /// `--limit` and `--rate`'s bucket: N per D, burst B (or its default).
+    public var cellRate: CellRate? {
+        guard let count = rateCount else { return nil }
+        let defaultBurst: Int64 = policy == .rate ? 1 : count
+        return CellRate(count: count, per: window, burst: burst ?? defaultBurst)
     }
 }
 

@@ -2,8 +2,8 @@
 // it, so a flag cannot exist in one and be missing from another.
 
 enum FlagID: Hashable, Sendable {
-    case debounce, leading, throttle, throttleLast
-    case maxWait, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
+    case debounce, leading, throttle, throttleLast, limit, rate
+    case maxWait, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, record, stats, trace, marbles, help, version
 }
 
@@ -47,8 +47,15 @@ let flagTable: [Flag] = [
          "Throttle, first: emit a line at once, then drop everything for <duration> after that emission."),
     Flag(.throttleLast, ["--throttle-last"], value: "duration", .policy,
          "Throttle, latest: emit a line at once; keep only the latest line of each <duration> window and emit it when the window ends."),
+    Flag(.limit, ["--limit"], value: "n/duration", .policy,
+         "Count limit: at most <n> lines per <duration> pass, in bursts of up to --burst; the rest are dropped (10/s, 600/h, 5/250ms)."),
+    Flag(.rate, ["--rate"], value: "n/duration", .policy,
+         "Pacing: lines are delayed, never dropped, so that at most <n> per <duration> go out, in bursts of up to --burst (default 1: one every <duration>/<n>)."),
     Flag(.maxWait, ["--max-wait"], value: "duration", .option,
          "With --debounce: no line stays pending longer than <duration> after the first line of its burst (>= the debounce window)."),
+    Flag(.burst, ["--burst"], value: "count", .option,
+         "With --limit or --rate: the bucket's size, a positive whole number of lines that may go out at once.",
+         default: "the <n> of --limit, 1 for --rate"),
     Flag(.keyField, ["--key-field"], value: "fields", .option,
          "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. Lines lacking them share the empty key."),
     Flag(.delimiter, ["--delimiter"], value: "byte", .option,

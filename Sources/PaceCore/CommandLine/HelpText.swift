@@ -4,7 +4,7 @@
 
 public func helpText(width: Int = 80) -> String {
     var out = """
-        OVERVIEW: Rate-limit a stream of lines: debounce or throttle, live or replayed.
+        OVERVIEW: Rate-limit a stream of lines: debounce, throttle, limit or pace them.
 
         pace reads lines as timestamped events, passes them through one policy,
         and writes the lines that survive to stdout, byte for byte. Live, time is
@@ -22,6 +22,7 @@ public func helpText(width: Int = 80) -> String {
     out += """
 
         Durations are a number and a unit: 300ms, 1.5s, .5s, 2m, 250us (ns us ms s m h).
+        Rates are N/D, N lines (1 to 10^9) per duration or unit: 10/s, 600/h, 5/250ms.
 
         EXAMPLES:
           Rebuild once a burst of file events has been quiet for 300 ms, per file:
@@ -29,6 +30,12 @@ public func helpText(width: Int = 80) -> String {
 
           At most one line per host per minute from a log:
             tail -F app.log | pace --throttle 1m --key-field 2
+
+          At most 10 lines a minute per host, the rest dropped:
+            tail -F app.log | pace --limit 10/m --key-field 2
+
+          Pace a log out at 100 lines a second:
+            pace --rate 100/s app.log | nc -q1 collector 5140
 
           Replay a recorded log to see what a 2 s debounce would have let through:
             pace --debounce 2s --replay --time-format iso8601 --emit-time app.log

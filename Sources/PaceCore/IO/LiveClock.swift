@@ -36,5 +36,11 @@ public protocol LiveClock {
     /// `deadline` (never, if nil), a signal arrives, or stdout's reader goes
     /// away. Never returns `.deadline` before the deadline.
     mutating func wait(until deadline: Instant?) -> LiveWake
+    /// Input has ended: later waits are for timers (and stdout) only.
+    mutating func stopWatchingInput()
+}
+
+extension LiveClock {
+    public mutating func stopWatchingInput() {}
 }
 

@@ -327,7 +327,8 @@ private let timerFunctions: (create: TimerCreate, set: TimerSet)? = {
 /// It is set again only when the deadline changes. Without timerfd (it
 /// cannot be created), ppoll's timeout does the job.
 public struct SystemLiveClock: LiveClock {
-    private let inputFD: Int32
+    /// -1 once input has ended (ppoll skips a negative descriptor).
+    private var inputFD: Int32
     /// stdout, watched for its reader going away; -1 once ppoll said the
     /// descriptor is not open (it would say so on every call: a spin).
     private var outputFD: Int32
@@ -366,6 +367,8 @@ public struct SystemLiveClock: LiveClock {
         armed = deadline
         return true
     }
+
+    public mutating func stopWatchingInput() { inputFD = -1 }
 
     public mutating func wait(until deadline: Instant?) -> LiveWake {
         var fds = (pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),

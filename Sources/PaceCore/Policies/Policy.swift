@@ -75,12 +75,31 @@ public protocol Policy {
 
     /// Reacts to one action. Pure: the result depends only on the arguments.
     func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload>
+
+    /// For `--trace`: the instant from which an event dropped in this state
+    /// would pass, when the key's timer does not say it (a count limit's
+    /// timer is set for its full bucket, not for its next token).
+    func reopening(in state: State) -> Instant?
+
+    /// Live mode, end of input: true when held events still go out at their
+    /// due times (a shaper keeps its pace), false when they go out at once.
+    static var keepsPaceAfterInput: Bool { get }
 }
 
-/// The four policies SPEC names, as the command line selects them.
+extension Policy {
+    /// The key's timer says when a dropped event would pass (a window's end).
+    @inline(__always)
+    public func reopening(in state: State) -> Instant? { nil }
+
+    public static var keepsPaceAfterInput: Bool { false }
+}
+
+/// The policies SPEC names, as the command line selects them.
 public enum PolicyKind: String, Sendable, CaseIterable {
     case debounce
     case leading
     case throttleFirst = "throttle"
     case throttleLast = "throttle-last"
+    case limit
+    case rate
 }

@@ -38,6 +38,8 @@ public protocol RunMode {
     mutating func tick()
     /// Lines whose timestamp was earlier than the latest (replay).
     var clamped: Int64 { get }
+    /// Input has ended; waits from now on are for timers only (live).
+    mutating func inputEnded()
     /// Every line of a read was handled (live: the record is written out).
     mutating func caughtUp() throws(OutputError)
     /// Live mode: pending events are emitted at once at end of input,
@@ -156,6 +158,34 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     report.passed += 1
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
                     try scheduler.sink.emit(line, at: mode.now)
+                }
+            }
+        }
+        // Live end of input under a shaper (`--rate`): its waiting events
+        // keep their pace, then pace exits; a signal, or stdout's reader
+        // going away, ends that as it ends input.
+        if Mode.emitsPendingAtOnce && P.keepsPaceAfterInput && report.end == .endOfInput {
+            mode.inputEnded()
+            draining: while scheduler.heldEvents > 0 {
+                if Observer.isActive { scheduler.observer.flush() }
+                let signal = pendingSignal()
+                if Signals.takeStatsRequest() {
+                    report.writeStatsSoFar(scheduler.stats, topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+                }
+                if signal != 0 {
+                    report.end = .signal(signal)
+                    mode.tick()
+                    break draining
+                }
+                switch mode.wait(until: scheduler.nextDeadline) {
+                case .outputClosed:
+                    report.end = .brokenPipe
+                    break draining
+                case .deadline:
+                    mode.tick()
+                    try scheduler.advance(to: mode.now)
+                case .interrupted, .inputReady:
+                    continue draining
                 }
             }
         }

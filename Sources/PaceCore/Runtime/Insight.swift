@@ -36,15 +36,20 @@ public struct RunInsight: SchedulerObserver {
     private var recording: MarbleRecording?
     /// `--marbles`' recording, its keys shown as people read them.
     public var marbles: MarbleRecording? { recording?.labelled(keys.shown) }
+    /// `--limit N/D`: why a line is dropped (`over N per D`), said with the
+    /// instant of the next token instead of a window's end.
+    private let overLimit: String?
 
     /// - Parameters:
     ///   - trace: write each line's fate to `traceFD`.
     ///   - keyField, delimiter: `--key-field` (nil: unkeyed) and `--delimiter`.
     ///   - countKeys: keep per-key counters (`--stats` with `--key-field`).
     ///   - marbles: record events and emissions for `--marbles`.
+    ///   - limit: `--limit`'s bucket, to say why a line is dropped.
     public init(trace: Bool, traceFD: Int32, keyField: FieldSelector?, delimiter: UInt8? = nil,
-                countKeys: Bool, marbles: Bool) {
+                countKeys: Bool, marbles: Bool, limit: CellRate? = nil) {
         self.trace = trace
+        overLimit = limit.map { "over \($0.count) per \(durationText($0.period))" }
         self.traceFD = traceFD
         keys = KeyExtractor(keyField, delimiter: delimiter)
         if countKeys && keyField != nil { keyCounts = [:] }
@@ -57,7 +62,8 @@ public struct RunInsight: SchedulerObserver {
         guard configuration.trace || configuration.marbles || countKeys else { return nil }
         return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField,
                           delimiter: configuration.delimiter,
-                          countKeys: countKeys, marbles: configuration.marbles)
+                          countKeys: countKeys, marbles: configuration.marbles,
+                          limit: configuration.policy == .limit ? configuration.cellRate : nil)
     }
 
     // MARK: - SchedulerObserver
@@ -89,7 +95,9 @@ public struct RunInsight: SchedulerObserver {
 
     public mutating func dropped(_ event: EventNumber, windowEnd: Instant?) {
         guard trace else { return }
-        if let windowEnd {
+        if let overLimit, let windowEnd {
+            say(event, "dropped: \(overLimit), next token at " + secondsString(windowEnd))
+        } else if let windowEnd {
             say(event, "dropped inside the window ending at " + secondsString(windowEnd))
         } else {
             say(event, "dropped")
@@ -148,6 +156,15 @@ public func keyTableText(_ keys: [KeyCount], distinctKeys: Int64) -> String {
     text += row("key", headers)
     for (name, cells) in zip(names, columns) { text += row(name, cells) }
     return text
+}
+
+/// A duration as a user would type it: the largest unit it is a whole
+/// number of (`1m`, `250ms`, `1500ms`, `7ns`).
+func durationText(_ ns: Nanoseconds) -> String {
+    let units: [(String, Int64)] = [("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000),
+                                    ("ms", 1_000_000), ("us", 1_000)]
+    for (name, size) in units where ns.count % size == 0 { return "\(ns.count / size)\(name)" }
+    return "\(ns)ns"
 }
 
 /// A key as shown in tables and marbles: its bytes (invalid UTF-8 replaced),

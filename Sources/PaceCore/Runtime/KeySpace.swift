@@ -22,6 +22,9 @@ public protocol KeySpace<State>: ~Copyable {
     mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>) -> Effects<P.Payload>
     where P.State == State
 
+    /// For `--trace`: `policy.reopening` in the state of `slot`.
+    func reopening<P: Policy>(_ policy: P, _ slot: Int32) -> Instant? where P.State == State
+
     /// Sets (or moves) the timer of `slot`.
     mutating func setTimer(_ slot: Int32, due: Instant)
     /// When the earliest timer is due.
@@ -57,6 +60,10 @@ public struct OneKey<State>: KeySpace {
     public mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>)
         -> Effects<P.Payload> where P.State == State {
         policy.reduce(into: &state, action)
+    }
+
+    public func reopening<P: Policy>(_ policy: P, _ slot: Int32) -> Instant? where P.State == State {
+        policy.reopening(in: state)
     }
 
     @inline(__always)
@@ -151,6 +158,10 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     public mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>)
         -> Effects<P.Payload> where P.State == State {
         policy.reduce(into: &states[Int(slot)], action)
+    }
+
+    public func reopening<P: Policy>(_ policy: P, _ slot: Int32) -> Instant? where P.State == State {
+        policy.reopening(in: states[Int(slot)])
     }
 
     @inline(__always)

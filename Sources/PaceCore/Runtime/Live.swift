@@ -108,6 +108,8 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 
     var clamped: Int64 { 0 }
 
+    mutating func inputEnded() { clock.stopWatchingInput() }
+
     mutating func caughtUp() throws(OutputError) { try record?.flush() }
 
     /// The record file still gets the lines of the last read when stdout

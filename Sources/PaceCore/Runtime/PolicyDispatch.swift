@@ -21,6 +21,12 @@ func run<Mode: RunMode, Sink: LineSink & ~Copyable>(
         return run.keyed(ThrottleFirst(window: window), &mode, &input, &sink, pendingSignal)
     case .throttleLast:
         return run.keyed(ThrottleLast(window: window), &mode, &input, &sink, pendingSignal)
+    case .limit:
+        return run.keyed(Limit(rate: configuration.cellRate!), &mode, &input, &sink, pendingSignal)
+    case .rate:
+        var report = run.keyed(Rate(rate: configuration.cellRate!), &mode, &input, &sink, pendingSignal)
+        report.reportsBacklog = true
+        return report
     }
 }
 

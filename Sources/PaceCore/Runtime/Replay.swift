@@ -39,6 +39,8 @@ struct ReplayMode: RunMode {
 
     var clamped: Int64 { clock.clamped }
 
+    mutating func inputEnded() {}
+
     mutating func caughtUp() {}
 
     mutating func complete(_ report: inout RunReport) { report.clamped = clock.clamped }

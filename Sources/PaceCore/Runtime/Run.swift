@@ -31,6 +31,9 @@ public struct RunReport: Equatable, Sendable {
     /// write (those of the output buffer not yet written, and the pending
     /// events still held).
     public var linesNotWritten: Int64?
+
+    /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
+    public var reportsBacklog = false
     public init() {}
 
     /// How a write that failed ends the run; `held` is the scheduler's
@@ -70,7 +73,7 @@ public struct RunReport: Equatable, Sendable {
             ("bad-time lines", badTime),
             ("passed through", passed),
             ("empty lines", emptyLines),
-        ]
+        ] + (reportsBacklog ? [("peak backlog", scheduler.peakBacklog)] : [])
         var text = "pace: stats:\n"
         for (name, value) in rows {
             text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"

@@ -113,8 +113,13 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             if Observer.isActive { observer.replaced(discarded, by: number) }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
-            if Observer.isActive, effects.discarded != nil { observer.dropped(number, windowEnd: keys.due(of: slot)) }
-            if effects.hold { held.append(line, number: number, to: slot, borrowing: borrowing) }
+            if Observer.isActive, effects.discarded != nil {
+                observer.dropped(number, windowEnd: keys.reopening(policy, slot) ?? keys.due(of: slot))
+            }
+                if effects.hold {
+                held.append(line, number: number, to: slot, borrowing: borrowing)
+                if Int64(held.count) > counters.peakBacklog { counters.peakBacklog = Int64(held.count) }
+            }
         }
         if effects.idle { release(slot) }
     }

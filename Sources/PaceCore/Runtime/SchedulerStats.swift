@@ -8,5 +8,7 @@ public struct SchedulerStats: Equatable, Sendable {
     public var distinctKeys: Int64 = 0
     public var activeKeys: Int64 = 0
     public var peakActiveKeys: Int64 = 0
+    /// The most events held at once (`--rate`'s peak backlog).
+    public var peakBacklog: Int64 = 0
     public init() {}
 }

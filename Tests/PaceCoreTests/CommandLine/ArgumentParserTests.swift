@@ -2,6 +2,7 @@
 
 import Testing
 @testable import PaceCore
+import PaceTesting
 
 private func message(_ arguments: [String]) -> String? {
     if case let .failure(error) = parseArguments(arguments) { return error.message }
@@ -21,8 +22,8 @@ private struct ParseFailure: Error, CustomStringConvertible { var description: S
 @Suite("Command line")
 struct ArgumentParserTests {
     @Test("every usage error of SPEC's table, with its message", arguments: [
-        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
-        (["--replay"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+        ([], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
+        (["--replay"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
         (["--debounce", "1s", "--throttle", "1s"], "two policies given, '--debounce' and '--throttle' (choose one)"),
         (["--debunce", "1s"], "unknown option '--debunce' (did you mean '--debounce'?)"),
         (["--debounce", "1s", "--frobnicate"], "unknown option '--frobnicate'"),
@@ -116,7 +117,7 @@ struct ArgumentParserTests {
         (["--delay", "1s"], "unknown option '--delay'"),
         (["--recrod", "x"], "unknown option '--recrod' (did you mean '--record'?)"),
         (["--stat"], "unknown option '--stat' (did you mean '--stats'?)"),
-        (["--"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last)"),
+        (["--"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
     ] as [([String], String)])
     func clearMessages(arguments: [String], expected: String) {
         #expect(message(arguments) == expected)
@@ -197,7 +198,7 @@ struct ArgumentParserTests {
         // satisfied by `--throttle-last` alone. A flag added to the table
         // shows here as a difference to read and accept.
         let expected = """
-        OVERVIEW: Rate-limit a stream of lines: debounce or throttle, live or replayed.
+        OVERVIEW: Rate-limit a stream of lines: debounce, throttle, limit or pace them.
 
         pace reads lines as timestamped events, passes them through one policy,
         and writes the lines that survive to stdout, byte for byte. Live, time is
@@ -222,11 +223,20 @@ struct ArgumentParserTests {
                                   Throttle, latest: emit a line at once; keep only the
                                   latest line of each <duration> window and emit it when
                                   the window ends.
+          --limit <n/duration>    Count limit: at most <n> lines per <duration> pass, in
+                                  bursts of up to --burst; the rest are dropped (10/s,
+                                  600/h, 5/250ms).
+          --rate <n/duration>     Pacing: lines are delayed, never dropped, so that at
+                                  most <n> per <duration> go out, in bursts of up to
+                                  --burst (default 1: one every <duration>/<n>).
 
         OPTIONS:
           --max-wait <duration>   With --debounce: no line stays pending longer than
                                   <duration> after the first line of its burst (>= the
                                   debounce window).
+          --burst <count>         With --limit or --rate: the bucket's size, a positive
+                                  whole number of lines that may go out at once.
+                                  (default: the <n> of --limit, 1 for --rate)
           --key-field <fields>    Independent state per key: the key is the values of
                                   <fields>, a comma-separated list of N (field N,
                                   1-based), N-M, N- and NAMEs (a JSON member such as
@@ -269,6 +279,7 @@ struct ArgumentParserTests {
           --version               Show the version and exit.
 
         Durations are a number and a unit: 300ms, 1.5s, .5s, 2m, 250us (ns us ms s m h).
+        Rates are N/D, N lines (1 to 10^9) per duration or unit: 10/s, 600/h, 5/250ms.
 
         EXAMPLES:
           Rebuild once a burst of file events has been quiet for 300 ms, per file:
@@ -276,6 +287,12 @@ struct ArgumentParserTests {
 
           At most one line per host per minute from a log:
             tail -F app.log | pace --throttle 1m --key-field 2
+
+          At most 10 lines a minute per host, the rest dropped:
+            tail -F app.log | pace --limit 10/m --key-field 2
+
+          Pace a log out at 100 lines a second:
+            pace --rate 100/s app.log | nc -q1 collector 5140
 
           Replay a recorded log to see what a 2 s debounce would have let through:
             pace --debounce 2s --replay --time-format iso8601 --emit-time app.log

@@ -173,6 +173,64 @@ struct LiveLoopTests {
         #expect(run.report.end == .brokenPipe)
     }
 
+    // MARK: - --rate after end of input
+
+    @Test("--rate keeps its pace after end of input: each waiting line at its due time, then the run ends")
+    func rateKeepsItsPace() {
+        // 20 per s: a at once, b and c 50 and 100 ms later; input ends at 10 ms.
+        let run = runScripted(["--rate", "20/s"], [
+            (ms(0), .input("a\nb\nc\n")),
+            (ms(10), .endOfInput),
+        ])
+        let start = liveInstant(0)
+        #expect(run.emissions == [Emission(time: start, "a"), Emission(time: start + ms(50), "b"),
+                                  Emission(time: start + ms(100), "c")])
+        #expect(run.report.end == .endOfInput)
+        #expect(run.report.scheduler.peakBacklog == 2)
+        // Idle, then b's due time (input ends first), then b's and c's: one
+        // wake-up per line, and none for the full bucket once nothing waits.
+        #expect(run.waits == [nil, wake(at: start + ms(50)), wake(at: start + ms(50)), wake(at: start + ms(100))])
+    }
+
+    @Test("a signal while --rate's backlog waits after end of input emits the rest at once", arguments: [SIGTERM, SIGINT])
+    func signalDuringRateBacklog(_ signal: Int32) {
+        let run = runScripted(["--rate", "20/s"], [
+            (ms(0), .input("a\nb\nc\nd\n")),
+            (ms(10), .endOfInput),
+            (ms(60), .signal(signal)),
+        ])
+        let start = liveInstant(0)
+        // b was due at 50 ms; c and d (due at 100 and 150 ms) go out when the
+        // signal comes, stamped with that time, in their order.
+        #expect(run.emissions == [Emission(time: start, "a"), Emission(time: start + ms(50), "b"),
+                                  Emission(time: liveInstant(ms(60)), "c"), Emission(time: liveInstant(ms(60)), "d")])
+        #expect(run.report.end == .signal(signal))
+    }
+
+    @Test("stdout's reader going away while --rate's backlog waits ends the run with nothing more emitted")
+    func outputClosedDuringRateBacklog() {
+        let run = runScripted(["--rate", "20/s"], [
+            (ms(0), .input("a\nb\nc\n")),
+            (ms(10), .endOfInput),
+            (ms(60), .outputClosed),
+        ])
+        let start = liveInstant(0)
+        #expect(run.emissions == [Emission(time: start, "a"), Emission(time: start + ms(50), "b")])
+        #expect(run.report.end == .brokenPipe)
+    }
+
+    @Test("--limit does not wait after end of input: it holds nothing")
+    func limitEndsAtOnce() {
+        let run = runScripted(["--limit", "1/s"], [
+            (ms(0), .input("a\nb\n")),
+            (ms(10), .endOfInput),
+        ])
+        #expect(run.emissions == [Emission(time: liveInstant(0), "a")])
+        #expect(run.report.end == .endOfInput)
+        // The full bucket's timer (1 s) is never waited for.
+        #expect(run.waits == [nil, wake(at: liveInstant(0) + ms(1000))])
+    }
+
     // MARK: - Record
 
     @Test("--record writes every line read with its arrival time, 6 decimals, then a TAB")

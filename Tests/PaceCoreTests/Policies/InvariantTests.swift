@@ -20,6 +20,8 @@ private func run(_ policy: ReferencePolicy, keyed: Bool, _ events: [ReferenceEve
     case let .leading(d): return go(Leading(window: d))
     case let .throttleFirst(d): return go(ThrottleFirst(window: d))
     case let .throttleLast(d): return go(ThrottleLast(window: d))
+    case let .limit(n, d, b): return go(Limit(rate: CellRate(count: n, per: d, burst: b)))
+    case let .rate(n, d, b): return go(Rate(rate: CellRate(count: n, per: d, burst: b)))
     }
 }
 
@@ -33,6 +35,7 @@ private func eventIndex(_ emission: Emission) -> Int {
 private func window(of policy: ReferencePolicy) -> Nanoseconds {
     switch policy {
     case let .debounce(d, _), let .leading(d), let .throttleFirst(d), let .throttleLast(d): return d
+    case let .limit(n, d, _), let .rate(n, d, _): return d / n
     }
 }
 
@@ -77,17 +80,43 @@ private func violations(_ c: RandomCase) -> [String] {
         }
     }
 
+    // --limit: at most B + k lines of a key go out in any span
+    // [s, s + k * I], that is (m - B) * D <= span * N for m lines in a span.
+    // --rate: the same of its exact emission times, each rounded up by less
+    // than 1 ns, so (m - B) * D < (span + 1) * N.
+    switch c.policy {
+    case let .limit(n, period, b), let .rate(n, period, b):
+        var slack: Int128 = 0
+        if case .rate = c.policy { slack = 1 }
+        var timesOfKey: [String: [Instant]] = [:]
+        for (e, i) in zip(emissions, index) { timesOfKey[keyOf(i), default: []].append(e.time) }
+        for (key, times) in timesOfKey {
+            for i in times.indices {
+                for j in times.indices where j >= i {
+                    let m = Int128(j - i + 1)
+                    let tokens = (m - Int128(b)) * Int128(period.count), span = Int128((times[j] - times[i]).count)
+                    if slack == 0 ? tokens > span * Int128(n) : tokens >= (span + slack) * Int128(n) {
+                        found.append("key '\(key)': \(m) lines in [\(times[i]), \(times[j])], over \(b) + k tokens")
+                    }
+                }
+            }
+        }
+    case .debounce, .leading, .throttleFirst, .throttleLast:
+        break
+    }
+
     // Nothing pending is lost at end of input: each key's last event comes
     // out with debounce and throttle-last, its first with leading and throttle.
     let keys = Set(c.events.indices.map(keyOf))
     for key in keys {
         let ofKey = c.events.indices.filter { keyOf($0) == key }
-        let mustEmit: Int
+        let mustEmit: [Int]
         switch c.policy {
-        case .debounce, .throttleLast: mustEmit = ofKey.last!
-        case .leading, .throttleFirst: mustEmit = ofKey.first!
+        case .debounce, .throttleLast: mustEmit = [ofKey.last!]
+        case .leading, .throttleFirst, .limit: mustEmit = [ofKey.first!]
+        case .rate: mustEmit = ofKey  // never drops
         }
-        if !index.contains(mustEmit) { found.append("key '\(key)': e\(mustEmit) was lost") }
+        for e in mustEmit where !index.contains(e) { found.append("key '\(key)': e\(e) was lost") }
     }
 
     // Keys are independent: each key's events, run alone, give exactly that

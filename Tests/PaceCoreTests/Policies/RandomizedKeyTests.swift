@@ -52,6 +52,8 @@ private struct KeyCase: CustomStringConvertible {
         case .leading: policy = .leading(window: window)
         case .throttleFirst: policy = .throttleFirst(window: window)
         case .throttleLast: policy = .throttleLast(window: window)
+        case .limit: policy = .limit(count: 2, period: window * 2, burst: 2)
+        case .rate: policy = .rate(count: 2, period: window * 2, burst: 1)
         }
         var time: Instant = 0
         events = []
@@ -236,6 +238,8 @@ private func production(_ c: KeyCase) -> ([Emission], [String]) {
     case let .leading(d): return productionEmissions(Leading(window: d), c)
     case let .throttleFirst(d): return productionEmissions(ThrottleFirst(window: d), c)
     case let .throttleLast(d): return productionEmissions(ThrottleLast(window: d), c)
+    case let .limit(n, d, b): return productionEmissions(Limit(rate: CellRate(count: n, per: d, burst: b)), c)
+    case let .rate(n, d, b): return productionEmissions(Rate(rate: CellRate(count: n, per: d, burst: b)), c)
     }
 }
 

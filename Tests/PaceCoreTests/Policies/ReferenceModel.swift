@@ -20,6 +20,9 @@ enum ReferencePolicy: Equatable, CustomStringConvertible {
     case leading(window: Nanoseconds)
     case throttleFirst(window: Nanoseconds)
     case throttleLast(window: Nanoseconds)
+    /// `--limit N/D --burst B` and `--rate N/D --burst B`, B given in full.
+    case limit(count: Int64, period: Nanoseconds, burst: Int64)
+    case rate(count: Int64, period: Nanoseconds, burst: Int64)
 
     var description: String {
         switch self {
@@ -28,6 +31,8 @@ enum ReferencePolicy: Equatable, CustomStringConvertible {
         case let .leading(d): return "--leading \(d)ns"
         case let .throttleFirst(d): return "--throttle \(d)ns"
         case let .throttleLast(d): return "--throttle-last \(d)ns"
+        case let .limit(n, d, b): return "--limit \(n)/\(d)ns --burst \(b)"
+        case let .rate(n, d, b): return "--rate \(n)/\(d)ns --burst \(b)"
         }
     }
 }
@@ -188,6 +193,47 @@ enum ReferenceModel {
                 }
             }
             endWindows(upTo: nil)  // end of input: the clock runs on
+
+        case let .limit(count, period, burst), let .rate(count, period, burst):
+            // The generic cell rate algorithm with I = D/N, exactly: every
+            // instant is kept as a multiple of 1/N ns, that is N times its
+            // value (I is then D, (B - 1) * I is (B - 1) * D), in Int128.
+            // --limit: an event at t passes iff A is none or
+            // t >= A - (B - 1) * I; then A = max(A, t) + I. --rate: it goes
+            // out at e = max(t, A - (B - 1) * I), rounded up to a whole ns,
+            // and A = max(A, e) + I with the unrounded e; none is dropped.
+            // The key holds state until its bucket is full again: from
+            // ceil(A) on, an event finds it as a new key would.
+            let isRate: Bool
+            if case .rate = policy { isRate = true } else { isRate = false }
+            let scale = Int128(count)
+            let interval = Int128(period.count)
+            let tolerance = Int128(burst - 1) * Int128(period.count)
+            func ceilingOf(_ scaled: Int128) -> Instant {
+                // Division truncates towards zero, which is the ceiling
+                // of a negative quotient.
+                Instant(scaled >= 0 ? (scaled + scale - 1) / scale : scaled / scale)
+            }
+            var arrival: Int128?
+            var busyStart: Instant = 0
+            for k in 0..<n {
+                let now = Int128(t[k].nanoseconds) * scale
+                if let a = arrival, ceilingOf(a) <= t[k] {
+                    busy.append(Busy(key: "", start: busyStart, end: ceilingOf(a)))
+                    arrival = nil
+                }
+                if arrival == nil { busyStart = t[k] }
+                if isRate {
+                    let e = max(now, (arrival ?? now) - tolerance)
+                    emitted.append(Emission(time: ceilingOf(e), event: k))
+                    arrival = max(arrival ?? e, e) + interval
+                } else {
+                    if let a = arrival, now < a - tolerance { continue }
+                    emitted.append(Emission(time: t[k], event: k))
+                    arrival = max(arrival ?? now, now) + interval
+                }
+            }
+            if let a = arrival { busy.append(Busy(key: "", start: busyStart, end: ceilingOf(a))) }
         }
         return (emitted, busy)
     }
@@ -249,6 +295,58 @@ enum ReferenceModel {
             == [Emission(time: 0, "x1"), Emission(time: 0, "y1"), Emission(time: 3, "y2"), Emission(time: 3, "x2")])
         #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
             == [Emission(time: 0, "x1"), Emission(time: 3, "x2")])
+    }
+
+    @Test func limitTakesTokensExactly() {
+        // 3 per 10 ns, bucket of 3: I = 10/3 ns, (B - 1) * I = 20/3 ns.
+        // Three at 0 empty the bucket (A = 10); the next token comes at
+        // A - 20/3 = 10/3, so d at 0 is dropped and e at 4 passes
+        // (A = 40/3). The next comes at 20/3: f at 6 is dropped, g at 7
+        // passes (A = 50/3), and h at exactly 10 too. (Rounding I to 3 ns
+        // would pass f; to 4 ns, drop g.)
+        let input = events([(0, "a"), (0, "b"), (0, "c"), (0, "d"), (4, "e"), (6, "f"), (7, "g"), (10, "h")])
+        #expect(ReferenceModel.emissions(of: input, policy: .limit(count: 3, period: 10, burst: 3), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 0, "b"), Emission(time: 0, "c"), Emission(time: 4, "e"),
+                Emission(time: 7, "g"), Emission(time: 10, "h")])
+        // Bucket of 1: one at 0 (A = 10/3), the next from 10/3 on: e at 4
+        // (A = 22/3), then from 22/3: g at 7 is early, h at 10 passes.
+        #expect(ReferenceModel.emissions(of: input, policy: .limit(count: 3, period: 10, burst: 1), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 4, "e"), Emission(time: 10, "h")])
+    }
+
+    @Test func limitOneIsThrottle() {
+        let input = events([(0, "a"), (1, "b"), (3, "c"), (4, "d"), (6, "e"), (9, "f")])
+        #expect(ReferenceModel.emissions(of: input, policy: .limit(count: 1, period: 3, burst: 1), keyed: false)
+            == ReferenceModel.emissions(of: input, policy: .throttleFirst(window: 3), keyed: false))
+    }
+
+    @Test func rateDelaysToTheNextToken() {
+        // 3 per 10 ns, bucket of 1: four at 0 go out at 0, ceil(10/3) = 4,
+        // ceil(20/3) = 7 and 10; one at 11 waits for 40/3, so 14.
+        let input = events([(0, "a"), (0, "b"), (0, "c"), (0, "d"), (11, "e")])
+        #expect(ReferenceModel.emissions(of: input, policy: .rate(count: 3, period: 10, burst: 1), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 4, "b"), Emission(time: 7, "c"), Emission(time: 10, "d"),
+                Emission(time: 14, "e")])
+        // Bucket of 2: two at once, then one every 10/3 from 10/3.
+        #expect(ReferenceModel.emissions(of: input, policy: .rate(count: 3, period: 10, burst: 2), keyed: false)
+            == [Emission(time: 0, "a"), Emission(time: 0, "b"), Emission(time: 4, "c"), Emission(time: 7, "d"),
+                Emission(time: 11, "e")])
+    }
+
+    @Test func rateBacklogsOfInterleavedKeys() {
+        // 1 per 2 ns each; x's backlog goes out at 0, 2, 4, y's at 1, 3;
+        // at 2 and 4 only x, in input order with y between.
+        let input = [
+            ReferenceEvent(time: 0, key: "x", line: "x1"),
+            ReferenceEvent(time: 0, key: "x", line: "x2"),
+            ReferenceEvent(time: 1, key: "y", line: "y1"),
+            ReferenceEvent(time: 1, key: "x", line: "x3"),
+            ReferenceEvent(time: 1, key: "y", line: "y2"),
+        ]
+        let (emitted, busy) = ReferenceModel.run(input, policy: .rate(count: 1, period: 2, burst: 1), keyed: true)
+        #expect(emitted.map { "\(input[$0.event].line)@\($0.time)" } == ["x1@0", "y1@1", "x2@2", "y2@3", "x3@4"])
+        // x's bucket is full again at 6 (A = 4 + 2), y's at 5.
+        #expect(busy == [.init(key: "x", start: 0, end: 6), .init(key: "y", start: 1, end: 5)])
     }
 
     @Test func busyStretches() {

@@ -7,14 +7,14 @@ import Glibc
 import PaceTesting
 import Testing
 
-private struct Watched {
+struct Watched {
     var report: RunReport
     var stdout: String
     var trace: String
 }
 
 /// Runs replay as pace would with `arguments` over `input`.
-private func replay(_ arguments: [String], _ input: String, columns: Int = 80) -> Watched {
+func replay(_ arguments: [String], _ input: String, columns: Int = 80) -> Watched {
     guard case let .success(.run(configuration)) = parseArguments(arguments) else {
         preconditionFailure("bad arguments \(arguments)")
     }

@@ -47,7 +47,7 @@ private func difference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
 }
 
 struct ReplayBorrowingTests {
-    @Test(arguments: [PolicyKind.debounce, .throttleLast, .leading, .throttleFirst], [false, true])
+    @Test(arguments: [PolicyKind.debounce, .throttleLast, .leading, .throttleFirst, .limit, .rate], [false, true])
     func replayWritesWhatTheSchedulerWritesWhateverTheBufferSize(policy: PolicyKind, keyed: Bool) {
         var rng = SplitMix64(seed: 11)
         let window: Nanoseconds = 5_000
@@ -69,12 +69,19 @@ struct ReplayBorrowingTests {
         var configuration = Configuration(policy: policy, window: window)
         configuration.replay = true
         configuration.keyField = keyed ? .field(2) : nil
+        if policy == .limit || policy == .rate { configuration.rateCount = 3 }
+        // --rate with a bucket of 2: lines wait two or more deep, held past
+        // the reads that bring the lines behind them.
         let expected: [UInt8]
         switch policy {
         case .debounce: expected = scheduled(Debounce(window: window), keyed: keyed, lines)
         case .leading: expected = scheduled(Leading(window: window), keyed: keyed, lines)
         case .throttleFirst: expected = scheduled(ThrottleFirst(window: window), keyed: keyed, lines)
         case .throttleLast: expected = scheduled(ThrottleLast(window: window), keyed: keyed, lines)
+        case .limit: expected = scheduled(Limit(rate: CellRate(count: 3, per: window, burst: 3)), keyed: keyed, lines)
+        case .rate:
+            configuration.burst = 2
+            expected = scheduled(Rate(rate: CellRate(count: 3, per: window, burst: 2)), keyed: keyed, lines)
         }
         #expect(!expected.isEmpty)
         #expect(difference(replay(configuration, input, capacity: 16), expected) == nil)

@@ -1,0 +1,62 @@
+// Count limit (a policer), `--limit N/D`: a bucket of B tokens, full at first,
+// refilling at N per D; an event that finds a whole token takes it and goes
+// out at once, any other is dropped. SPEC fixes it as the generic cell rate
+// algorithm on a theoretical arrival time A, exactly (see CellRate): an event
+// at t passes iff A is none or t >= A - (B - 1) * I, and then A becomes
+// max(A, t) + I; a dropped event leaves A as it was.
+//
+// The bucket is full again at ceil(A): from then on the key behaves as a new
+// one, so a timer is set for that instant and firing it forgets A, the way
+// ThrottleFirst's timer closes its window. It emits nothing. With N = 1 and
+// B = 1, A is the last emission's t + D and this is ThrottleFirst exactly.
+
+public struct Limit<Payload: Equatable>: Policy {
+    public enum State: Equatable {
+        /// The bucket is full (no A): the next event passes.
+        case full
+        /// The bucket is refilling; `arrival` is A.
+        case refilling(arrival: ExactInstant)
+    }
+
+    public let rate: CellRate
+
+    public init(rate: CellRate) {
+        self.rate = rate
+    }
+
+    public var initialState: State { .full }
+
+    @inline(__always)
+    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+        switch (state, action) {
+        case let (.full, .event(event, t)):
+            let arrival = rate.taking(at: t, from: nil)
+            state = .refilling(arrival: arrival)
+            return Effects(emit: event, schedule: arrival.instant)
+
+        case let (.refilling(arrival), .event(event, t)):
+            guard rate.hasToken(at: t, arrival: arrival) else { return Effects(discarded: event) }
+            let next = rate.taking(at: t, from: arrival)
+            state = .refilling(arrival: next)
+            return Effects(emit: event, schedule: next.instant)
+
+        case let (.refilling(arrival), .timerFired(due)):
+            // Only an A past the last representable instant is not full by
+            // its (pinned) timer; the key then stays as it is, unscheduled.
+            guard arrival.ceiling <= Int128(due.nanoseconds) else { return .none }
+            state = .full
+            return .becameIdle
+
+        case (.full, .timerFired):
+            preconditionFailure("Limit: timer fired in state full")
+        }
+    }
+
+    /// When the next token comes: the earliest instant an event finds one.
+    public func reopening(in state: State) -> Instant? {
+        switch state {
+        case .full: return nil
+        case let .refilling(arrival): return rate.subtractingTolerance(arrival).instant
+        }
+    }
+}
