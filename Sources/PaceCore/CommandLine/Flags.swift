@@ -4,7 +4,7 @@
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast
     case maxWait, keyField, replay, timeFormat, year, timeField, onBadTime
-    case emitTime, record, stats, trace, marbles, help, version
+    case emitTime, count, dropped, record, stats, trace, marbles, help, version
 }
 
 struct Flag: Sendable {
@@ -67,6 +67,10 @@ let flagTable: [Flag] = [
          default: "error", replayOnly: true),
     Flag(.emitTime, ["--emit-time"], .option,
          "Prefix each output line with its emission time in seconds (6 decimals) and a TAB."),
+    Flag(.count, ["--count"], .option,
+         "Prefix each output line with a count and a TAB (after --emit-time's prefix): the line itself plus the lines of its key dropped since that key's previous output line."),
+    Flag(.dropped, ["--dropped"], value: "file", .option,
+         "Write every input line that does not reach stdout to <file> (created or truncated), as it is dropped; with --emit-time, after the time it was dropped and a TAB."),
     Flag(.record, ["--record"], value: "file", .option,
          "Live mode: also write every input line to <file> with its arrival time, for a later --replay --time-format record."),
     Flag(.stats, ["--stats"], .option,

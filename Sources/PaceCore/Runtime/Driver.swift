@@ -120,6 +120,7 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
                 report.emptyLines += 1
                 if !Mode.emptyLinesAreEvents {
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
+                    if Sink.keepsDiscards { try scheduler.sink.discard(line, at: mode.now) }
                     continue reading
                 }
             }
@@ -140,9 +141,11 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
                     break reading
                 case .skip:
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: mode.now) }
+                    if Sink.keepsDiscards { try scheduler.sink.discard(line, at: mode.now) }
                 case .pass:
                     report.passed += 1
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
+                    // Outside the policy: it counts 1 (Counted writes it so).
                     try scheduler.sink.emit(line, at: mode.now)
                 }
             }
@@ -163,7 +166,14 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
         try scheduler.sink.flush()
     } catch {
         switch error {
-        case .brokenPipe: report.end = .brokenPipe
+        case .brokenPipe:
+            report.end = .brokenPipe
+            // The lines discarded so far are still written out.
+            if Sink.keepsDiscards {
+                do throws(OutputError) { try scheduler.sink.flush() } catch {
+                    if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
+                }
+            }
         case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
         }
     }

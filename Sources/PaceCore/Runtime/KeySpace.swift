@@ -13,7 +13,8 @@ public protocol KeySpace<State>: ~Copyable {
     /// True when events have keys of their own (`--key-field`).
     static var isKeyed: Bool { get }
 
-    init(initialState: State, countDistinctKeys: Bool)
+    /// `countDiscards`: keep each key's `--count` (see `owe`).
+    init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool)
 
     /// The slot of `key`, created (with the initial state) when the key is
     /// new or was forgotten.
@@ -35,6 +36,15 @@ public protocol KeySpace<State>: ~Copyable {
     mutating func release(_ slot: Int32, counters: inout SchedulerStats)
     /// Keys with state held.
     var heldKeys: Int { get }
+
+    /// `--count` (only called when counting): one more discard of the key of
+    /// `slot` since its last output line. It stays with the key while the
+    /// key is idle, and is remembered for a while once the key is forgotten.
+    mutating func owe(_ slot: Int32)
+    /// `--count`: the discards the key of `slot` owes, now handed out (0 again).
+    mutating func takeOwed(_ slot: Int32) -> Int64
+    /// `--count`: discards of keys forgotten with their count, never counted.
+    var uncountedDiscards: Int64 { get }
 }
 
 // MARK: - One key
@@ -45,8 +55,9 @@ public struct OneKey<State>: KeySpace {
 
     private var state: State
     private var due: Instant?
+    private var owed: Int64 = 0
 
-    public init(initialState: State, countDistinctKeys: Bool) {
+    public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
         state = initialState
     }
 
@@ -79,6 +90,17 @@ public struct OneKey<State>: KeySpace {
     public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {}
 
     public var heldKeys: Int { 1 }
+
+    @inline(__always)
+    public mutating func owe(_ slot: Int32) { owed += 1 }
+
+    @inline(__always)
+    public mutating func takeOwed(_ slot: Int32) -> Int64 {
+        defer { owed = 0 }
+        return owed
+    }
+
+    public var uncountedDiscards: Int64 { 0 }
 }
 
 // MARK: - Many keys
@@ -100,17 +122,26 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     /// Every key seen, for `--stats`' distinct-key count; only kept when
     /// asked for, since it grows with the number of keys ever seen.
     private var seenKeys: DistinctKeys?
+    /// `--count`: each slot's discards owed (nil when not counting), and the
+    /// counts of keys the table forgot while they owed one.
+    private var owed: UnsafeMutablePointer<Int64>?
+    private var forgotten: ForgottenCounts?
 
-    public init(initialState: State, countDistinctKeys: Bool) {
+    public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
         self.initialState = initialState
         allocated = 16
         states = .allocate(capacity: allocated)
         if countDistinctKeys { seenKeys = DistinctKeys() }
+        if countDiscards {
+            owed = .allocate(capacity: allocated)
+            forgotten = ForgottenCounts()
+        }
     }
 
     deinit {
         states.deinitialize(count: used)
         states.deallocate()
+        owed?.deallocate()
     }
 
     @inline(__always)
@@ -135,6 +166,9 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
             (states + used).initialize(to: initialState)
             used += 1
         }
+        // A freed slot owes nothing (its count left with its key); a key
+        // forgotten while it owed a count takes it back.
+        if let owed { owed[Int(slot)] = forgotten!.take(key, hash: hash) }
         keys.insert(key, hash: hash, slot: slot)
         Self.activate(&counters)
         if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
@@ -170,6 +204,10 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {
         counters.activeKeys -= 1
         if let evicted = idle.push(slot) {
+            if let owed, owed[Int(evicted)] > 0 {
+                forgotten!.remember(keyOf: evicted, in: keys, owed: owed[Int(evicted)])
+                owed[Int(evicted)] = 0
+            }
             keys.remove(slot: evicted)
             freeSlots.append(evicted)
         }
@@ -177,12 +215,30 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
 
     public var heldKeys: Int { keys.count - idle.count }
 
+    @inline(__always)
+    public mutating func owe(_ slot: Int32) { owed![Int(slot)] += 1 }
+
+    @inline(__always)
+    public mutating func takeOwed(_ slot: Int32) -> Int64 {
+        let count = owed![Int(slot)]
+        owed![Int(slot)] = 0
+        return count
+    }
+
+    public var uncountedDiscards: Int64 { forgotten?.uncounted ?? 0 }
+
     private mutating func grow() {
         let newAllocated = allocated * 2
         let bigger = UnsafeMutablePointer<State>.allocate(capacity: newAllocated)
         bigger.moveInitialize(from: states, count: used)
         states.deallocate()
         states = bigger
+        if let owed {
+            let more = UnsafeMutablePointer<Int64>.allocate(capacity: newAllocated)
+            more.moveInitialize(from: owed, count: used)
+            owed.deallocate()
+            self.owed = more
+        }
         allocated = newAllocated
     }
 }

@@ -68,6 +68,13 @@ struct KeyTable {
     /// The key bytes of an in-use slot.
     func key(of slot: Int32) -> [UInt8] { keys.withBytes(of: slot) { Array($0) } }
 
+    /// Runs `body` on the key bytes and hash of an in-use slot, without a copy.
+    @inline(__always)
+    func withKey<R>(of slot: Int32, _ body: (UnsafeRawBufferPointer, UInt64) -> R) -> R {
+        let hash = hashes[Int(slot)]
+        return keys.withBytes(of: slot) { body($0, hash) }
+    }
+
     private mutating func place(slot: Int32, hash: UInt64) {
         let mask = buckets.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask

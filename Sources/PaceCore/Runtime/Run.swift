@@ -27,6 +27,8 @@ public struct RunReport: Equatable, Sendable {
     public var topKeys: [KeyCount]?
     /// `--marbles`' diagram, drawn after the run.
     public var marbles: String?
+    /// `--count` was given: `--stats` shows the discards it could not count.
+    public var counted = false
     public init() {}
 
     /// Events that entered the policy and did not come out.
@@ -44,7 +46,7 @@ public struct RunReport: Equatable, Sendable {
             ("bad-time lines", badTime),
             ("passed through", passed),
             ("empty lines", emptyLines),
-        ]
+        ] + (counted ? [("uncounted discards", scheduler.uncountedDiscards)] : [])
         var text = "pace: stats:\n"
         for (name, value) in rows {
             text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"

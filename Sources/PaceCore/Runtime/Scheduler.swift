@@ -45,14 +45,19 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         self.policy = policy
         self.sink = sink
         self.observer = observer
-        self.keys = Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys)
+        self.keys = Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys,
+                         countDiscards: Sink.writesCounts)
         if !Keys.isKeyed { counters.activeKeys = 1 }
     }
 
     /// The counters for `--stats`. Unkeyed, the one shared state counts as
     /// one key once an event has come.
     public var stats: SchedulerStats {
-        guard !Keys.isKeyed else { return counters }
+        guard !Keys.isKeyed else {
+            var keyed = counters
+            keyed.uncountedDiscards = keys.uncountedDiscards
+            return keyed
+        }
         var unkeyed = counters
         unkeyed.distinctKeys = counters.eventsIn > 0 ? 1 : 0
         unkeyed.peakActiveKeys = counters.eventsIn > 0 ? 1 : 0
@@ -93,7 +98,11 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try sink.emit(line, at: t)
+            if Sink.writesCounts {
+                try sink.emit(line, at: t, count: keys.takeOwed(slot) + 1)
+            } else {
+                try sink.emit(line, at: t)
+            }
         }
         if let due = effects.schedule { keys.setTimer(slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -102,9 +111,15 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
             if Observer.isActive { observer.replaced(discarded, by: number) }
+            if Sink.writesCounts { keys.owe(slot) }
+            if Sink.keepsDiscards { try sink.discard(held.firstLine(slot), at: t) }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
-            if Observer.isActive, effects.discarded != nil { observer.dropped(number, windowEnd: keys.due(of: slot)) }
+            if effects.discarded != nil {
+                if Observer.isActive { observer.dropped(number, windowEnd: keys.due(of: slot)) }
+                if Sink.writesCounts { keys.owe(slot) }
+                if Sink.keepsDiscards { try sink.discard(line, at: t) }
+            }
             if effects.hold { held.append(line, number: number, to: slot, borrowing: borrowing) }
         }
         if effects.idle { release(slot) }
@@ -169,7 +184,11 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             let line = held.firstLine(slot)
             let time = stamp ?? due
             if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
-            try sink.emit(line, at: time)
+            if Sink.writesCounts {
+                try sink.emit(line, at: time, count: keys.takeOwed(slot) + 1)
+            } else {
+                try sink.emit(line, at: time)
+            }
             held.dropFirst(slot)
         }
         if let next = effects.schedule { keys.setTimer(slot, due: next) }

@@ -8,5 +8,8 @@ public struct SchedulerStats: Equatable, Sendable {
     public var distinctKeys: Int64 = 0
     public var activeKeys: Int64 = 0
     public var peakActiveKeys: Int64 = 0
+    /// `--count`: discards of keys forgotten with their count (see
+    /// ForgottenCounts), never counted.
+    public var uncountedDiscards: Int64 = 0
     public init() {}
 }
