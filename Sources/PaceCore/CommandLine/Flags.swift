@@ -74,7 +74,7 @@ let flagTable: [Flag] = [
     Flag(.record, ["--record"], value: "file", .option,
          "Live mode: also write every input line to <file> with its arrival time, for a later --replay --time-format record."),
     Flag(.stats, ["--stats"], .option,
-         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines; with --key-field, also in, emitted and dropped for the top 10 keys."),
+         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines (with --count, dropped lines left uncounted); with --key-field, also in, emitted and dropped for the top 10 keys. Bounded memory: past 1,000,000 keys the key count is an estimate, past 100,000 the table comes from a summary (both say so)."),
     Flag(.trace, ["--trace"], .option,
          "Print each input line's fate on stderr as it becomes certain: emitted (when), replaced by which line, dropped inside which window, skipped."),
     Flag(.marbles, ["--marbles"], .option,

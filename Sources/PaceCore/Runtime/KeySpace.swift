@@ -45,6 +45,9 @@ public protocol KeySpace<State>: ~Copyable {
     mutating func takeOwed(_ slot: Int32) -> Int64
     /// `--count`: discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
+    /// `--stats`: the distinct-key count when it is an estimate (past
+    /// DistinctKeys' limit), else nil (the counters' count is exact).
+    var distinctKeysEstimate: Int64? { get }
 }
 
 // MARK: - One key
@@ -101,6 +104,8 @@ public struct OneKey<State>: KeySpace {
     }
 
     public var uncountedDiscards: Int64 { 0 }
+
+    public var distinctKeysEstimate: Int64? { nil }
 }
 
 // MARK: - Many keys
@@ -226,6 +231,11 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     }
 
     public var uncountedDiscards: Int64 { forgotten?.uncounted ?? 0 }
+
+    public var distinctKeysEstimate: Int64? {
+        guard let seenKeys, seenKeys.isEstimated else { return nil }
+        return seenKeys.count
+    }
 
     private mutating func grow() {
         let newAllocated = allocated * 2

@@ -81,6 +81,7 @@ private struct Run {
         var (report, watched) = drive(policy, keys, insight, &mode, &input, &sink, pendingSignal)
         watched.flush()
         report.topKeys = watched.topKeys()
+        report.topKeysEstimated = watched.topKeysEstimated
         report.marbles = watched.marbles?.render(width: columns)
         return report
     }

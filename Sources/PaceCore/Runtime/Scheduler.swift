@@ -56,6 +56,10 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         guard !Keys.isKeyed else {
             var keyed = counters
             keyed.uncountedDiscards = keys.uncountedDiscards
+            if let estimate = keys.distinctKeysEstimate {
+                keyed.distinctKeys = estimate
+                keyed.distinctKeysEstimated = true
+            }
             return keyed
         }
         var unkeyed = counters
@@ -89,7 +93,9 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     @inline(__always)
     public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                               number: EventNumber, borrowing: Bool = false) throws(OutputError) {
-        try advance(to: t)
+        // advance(to: t), written out: left to the inliner, it stayed a call
+        // once the accounting branches (which compile away) were added.
+        while let due = keys.nextDue, due <= t { try fireBatch(stampedAt: nil) }
         counters.eventsIn += 1
         if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
         let slot = keys.slot(for: key, counters: &counters)
