@@ -72,11 +72,13 @@ public struct WithDropped<Base: LineSink>: LineSink {
         try dropped.write(line, at: time)
     }
 
-    /// The dropped lines first: they are written out even when stdout's
-    /// reader has gone.
+    /// Both are written out whatever happens to the other (stdout's reader
+    /// gone, the file full); the file's error wins, as it is a failure.
     public mutating func flush() throws(OutputError) {
-        try dropped.flush()
-        try base.flush()
+        var failure: OutputError?
+        do throws(OutputError) { try dropped.flush() } catch { failure = error }
+        do throws(OutputError) { try base.flush() } catch { if failure == nil { failure = error } }
+        if let failure { throw failure }
     }
 }
 

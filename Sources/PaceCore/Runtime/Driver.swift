@@ -174,7 +174,11 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink, Obser
                     if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
                 }
             }
-        case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
+        case let .failed(target, errno):
+            report.end = .outputFailed(target: target, errno: errno)
+            // What the other output holds is still written out (a failed
+            // one has given up its buffer).
+            if Sink.keepsDiscards { try? scheduler.sink.flush() }
         }
     }
     mode.complete(&report)

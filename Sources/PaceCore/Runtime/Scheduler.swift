@@ -93,9 +93,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     @inline(__always)
     public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                               number: EventNumber, borrowing: Bool = false) throws(OutputError) {
-        // advance(to: t), written out: left to the inliner, it stayed a call
-        // once the accounting branches (which compile away) were added.
-        while let due = keys.nextDue, due <= t { try fireBatch(stampedAt: nil) }
+        try advance(to: t)
         counters.eventsIn += 1
         if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
         let slot = keys.slot(for: key, counters: &counters)
@@ -104,11 +102,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            if Sink.writesCounts {
-                try sink.emit(line, at: t, count: keys.takeOwed(slot) + 1)
-            } else {
-                try sink.emit(line, at: t)
-            }
+            try write(line, at: t, slot: slot)
         }
         if let due = effects.schedule { keys.setTimer(slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -117,14 +111,12 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
             if Observer.isActive { observer.replaced(discarded, by: number) }
-            if Sink.writesCounts { keys.owe(slot) }
-            if Sink.keepsDiscards { try sink.discard(held.firstLine(slot), at: t) }
+            if Sink.writesCounts || Sink.keepsDiscards { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
             if effects.discarded != nil {
                 if Observer.isActive { observer.dropped(number, windowEnd: keys.due(of: slot)) }
-                if Sink.writesCounts { keys.owe(slot) }
-                if Sink.keepsDiscards { try sink.discard(line, at: t) }
+                if Sink.writesCounts || Sink.keepsDiscards { try account(discarding: line, at: t, slot: slot) }
             }
             if effects.hold { held.append(line, number: number, to: slot, borrowing: borrowing) }
         }
@@ -190,15 +182,34 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             let line = held.firstLine(slot)
             let time = stamp ?? due
             if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
-            if Sink.writesCounts {
-                try sink.emit(line, at: time, count: keys.takeOwed(slot) + 1)
-            } else {
-                try sink.emit(line, at: time)
-            }
+            try write(line, at: time, slot: slot)
             held.dropFirst(slot)
         }
         if let next = effects.schedule { keys.setTimer(slot, due: next) }
         if effects.idle { release(slot) }
+    }
+
+    // MARK: - Accounting (`--count`, `--dropped`: see LineSink)
+
+    /// Writes an emitted line of `slot`, with its count when the sink shows
+    /// counts (which hands out the key's owed discards).
+    @inline(__always)
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, slot: Int32) throws(OutputError) {
+        if Sink.writesCounts {
+            try sink.emit(line, at: time, count: keys.takeOwed(slot) + 1)
+        } else {
+            try sink.emit(line, at: time)
+        }
+    }
+
+    /// An event of `slot` is discarded at `time`: its key owes one more
+    /// (`--count`), and its bytes go to the sink (`--dropped`). Called only
+    /// when the sink does either.
+    @inline(__always)
+    private mutating func account(discarding line: UnsafeRawBufferPointer, at time: Instant,
+                                  slot: Int32) throws(OutputError) {
+        if Sink.writesCounts { keys.owe(slot) }
+        if Sink.keepsDiscards { try sink.discard(line, at: time) }
     }
 
     /// The key of `slot` went idle: its state is forgotten.
