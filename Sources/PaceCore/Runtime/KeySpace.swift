@@ -127,26 +127,21 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     /// Every key seen, for `--stats`' distinct-key count; only kept when
     /// asked for, since it grows with the number of keys ever seen.
     private var seenKeys: DistinctKeys?
-    /// `--count`: each slot's discards owed (nil when not counting), and the
-    /// counts of keys the table forgot while they owed one.
-    private var owed: UnsafeMutablePointer<Int64>?
-    private var forgotten: ForgottenCounts?
+    /// `--count`'s per-slot counts (nil when not counting), kept out of
+    /// line so that a run without it carries one nil reference.
+    private var counting: SlotCounts?
 
     public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
         self.initialState = initialState
         allocated = 16
         states = .allocate(capacity: allocated)
         if countDistinctKeys { seenKeys = DistinctKeys() }
-        if countDiscards {
-            owed = .allocate(capacity: allocated)
-            forgotten = ForgottenCounts()
-        }
+        if countDiscards { counting = SlotCounts(capacity: allocated) }
     }
 
     deinit {
         states.deinitialize(count: used)
         states.deallocate()
-        owed?.deallocate()
     }
 
     @inline(__always)
@@ -173,7 +168,7 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
         }
         // A freed slot owes nothing (its count left with its key); a key
         // forgotten while it owed a count takes it back.
-        if let owed { owed[Int(slot)] = forgotten!.take(key, hash: hash) }
+        if let counting { counting.owed[Int(slot)] = counting.forgotten.take(key, hash: hash) }
         keys.insert(key, hash: hash, slot: slot)
         Self.activate(&counters)
         if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
@@ -209,9 +204,9 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {
         counters.activeKeys -= 1
         if let evicted = idle.push(slot) {
-            if let owed, owed[Int(evicted)] > 0 {
-                forgotten!.remember(keyOf: evicted, in: keys, owed: owed[Int(evicted)])
-                owed[Int(evicted)] = 0
+            if let counting, counting.owed[Int(evicted)] > 0 {
+                counting.forgotten.remember(keyOf: evicted, in: keys, owed: counting.owed[Int(evicted)])
+                counting.owed[Int(evicted)] = 0
             }
             keys.remove(slot: evicted)
             freeSlots.append(evicted)
@@ -221,16 +216,17 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     public var heldKeys: Int { keys.count - idle.count }
 
     @inline(__always)
-    public mutating func owe(_ slot: Int32) { owed![Int(slot)] += 1 }
+    public mutating func owe(_ slot: Int32) { counting.unsafelyUnwrapped.owed[Int(slot)] += 1 }
 
     @inline(__always)
     public mutating func takeOwed(_ slot: Int32) -> Int64 {
-        let count = owed![Int(slot)]
-        owed![Int(slot)] = 0
+        let owed = counting.unsafelyUnwrapped.owed
+        let count = owed[Int(slot)]
+        owed[Int(slot)] = 0
         return count
     }
 
-    public var uncountedDiscards: Int64 { forgotten?.uncounted ?? 0 }
+    public var uncountedDiscards: Int64 { counting?.forgotten.uncounted ?? 0 }
 
     public var distinctKeysEstimate: Int64? {
         guard let seenKeys, seenKeys.isEstimated else { return nil }
@@ -243,12 +239,26 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
         bigger.moveInitialize(from: states, count: used)
         states.deallocate()
         states = bigger
-        if let owed {
-            let more = UnsafeMutablePointer<Int64>.allocate(capacity: newAllocated)
-            more.moveInitialize(from: owed, count: used)
-            owed.deallocate()
-            self.owed = more
-        }
+        counting?.grow(keeping: used, to: newAllocated)
         allocated = newAllocated
+    }
+}
+
+/// `--count` with `--key-field`: each slot's discards since its key's last
+/// output line, and the counts of keys the table forgot while they owed one.
+final class SlotCounts {
+    private(set) var owed: UnsafeMutablePointer<Int64>
+    var forgotten = ForgottenCounts()
+
+    init(capacity: Int) { owed = .allocate(capacity: capacity) }
+
+    deinit { owed.deallocate() }
+
+    /// Room for `allocated` slots, the first `used` kept.
+    func grow(keeping used: Int, to allocated: Int) {
+        let more = UnsafeMutablePointer<Int64>.allocate(capacity: allocated)
+        more.moveInitialize(from: owed, count: used)
+        owed.deallocate()
+        owed = more
     }
 }
