@@ -71,15 +71,28 @@ struct HeavyHitters {
         if let entry = table.find(key, hash: hashBytes(key)) { emitted[Int(entry)] += 1 }
     }
 
-    /// The `limit` keys with the most events in (ties by key bytes).
+    /// The `limit` keys with the most events in (ties by key bytes): one
+    /// pass over the entries, keeping the best `limit` in order.
     func top(_ limit: Int) -> [KeyCount] {
-        let entries = (0..<seen.count).sorted { a, b in
-            let (ca, cb) = (seen[a] + errors[a], seen[b] + errors[b])
-            if ca != cb { return ca > cb }
-            return table.key(of: Int32(a)).lexicographicallyPrecedes(table.key(of: Int32(b)))
+        var best: [Int] = []
+        for e in 0..<seen.count {
+            if best.count == limit, let last = best.last, !ranksBefore(e, last) { continue }
+            var i = best.count
+            while i > 0 && ranksBefore(e, best[i - 1]) { i -= 1 }
+            best.insert(e, at: i)
+            if best.count > limit { best.removeLast() }
         }
-        return entries.prefix(limit).map { e in
+        return best.map { e in
             KeyCount(key: table.key(of: Int32(e)), eventsIn: seen[e] + errors[e], emitted: emitted[e], error: errors[e])
+        }
+    }
+
+    /// More events in, or as many and a key first in byte order.
+    private func ranksBefore(_ a: Int, _ b: Int) -> Bool {
+        let (ca, cb) = (seen[a] + errors[a], seen[b] + errors[b])
+        if ca != cb { return ca > cb }
+        return table.withKey(of: Int32(a)) { ka, _ in
+            table.withKey(of: Int32(b)) { kb, _ in ka.lexicographicallyPrecedes(kb) }
         }
     }
 
