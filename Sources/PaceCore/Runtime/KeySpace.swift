@@ -168,7 +168,7 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
         }
         // A freed slot owes nothing (its count left with its key); a key
         // forgotten while it owed a count takes it back.
-        if let counting { counting.owed[Int(slot)] = counting.forgotten.take(key, hash: hash) }
+        if counting != nil { restoreCount(of: slot, key, hash: hash) }
         keys.insert(key, hash: hash, slot: slot)
         Self.activate(&counters)
         if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
@@ -204,16 +204,31 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {
         counters.activeKeys -= 1
         if let evicted = idle.push(slot) {
-            if let counting, counting.owed[Int(evicted)] > 0 {
-                counting.forgotten.remember(keyOf: evicted, in: keys, owed: counting.owed[Int(evicted)])
-                counting.owed[Int(evicted)] = 0
-            }
+            if counting != nil { forgetCount(of: evicted) }
             keys.remove(slot: evicted)
             freeSlots.append(evicted)
         }
     }
 
     public var heldKeys: Int { keys.count - idle.count }
+
+    // `--count` off the hot path: out of line, so that the per-line code
+    // inlined around them is the same with or without counting.
+
+    /// A key new to the table owes what it owed when it was forgotten.
+    @inline(never)
+    private func restoreCount(of slot: Int32, _ key: UnsafeRawBufferPointer, hash: UInt64) {
+        counting!.owed[Int(slot)] = counting!.forgotten.take(key, hash: hash)
+    }
+
+    /// The key of `slot` leaves the table: what it owes is remembered.
+    @inline(never)
+    private func forgetCount(of slot: Int32) {
+        let counting = counting!
+        guard counting.owed[Int(slot)] > 0 else { return }
+        counting.forgotten.remember(keyOf: slot, in: keys, owed: counting.owed[Int(slot)])
+        counting.owed[Int(slot)] = 0
+    }
 
     @inline(__always)
     public mutating func owe(_ slot: Int32) { counting.unsafelyUnwrapped.owed[Int(slot)] += 1 }
