@@ -188,4 +188,29 @@ struct AccountingTests {
         #expect(result == RawResult(stdout: bytes("10.000000 a\n"),
                                     stderr: bytes("pace: ") + name + bytes(": No space left on device\n"), status: 1))
     }
+
+    @Test("--stats past 100,000 keys: the table comes from the summary, says so, and still finds the busy key")
+    func statsSummary() throws {
+        // 150,000 keys seen once each, and key h 3,000 times among them.
+        var text = ""
+        for i in 0..<150_000 {
+            let stamp = "\(10 + i / 10_000).\(String(repeating: "0", count: 6 - String(i % 10_000 * 100).count))\(i % 10_000 * 100)"
+            text += "\(stamp) k\(i)\n"
+            if i % 50 == 0 { text += "\(stamp) h\n" }
+        }
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--key-field", "2",
+                                   "--stats"], stdin: text)
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  distinct keys:       150001"))
+        #expect(lines.contains("pace: stats by key (top 10 of 150001 by events in):"))
+        #expect(lines.contains { $0.hasPrefix("pace: more keys than the 100,000 counted exactly") })
+        #expect(lines.contains("  key        in  emitted  dropped  ±"), "\(result.stderr)")
+        // h: 3,000 in, 15 emitted (one a second), the rest dropped; it has
+        // had its entry from its first line, and never had the fewest
+        // events, so its numbers are exact (± 0).
+        #expect(lines.contains("  h        3000       15     2985  0"), "\(result.stderr)")
+        // The nine others: keys seen once, their in inflated by the error they inherit.
+        #expect(lines.filter { $0.hasPrefix("  k") && !$0.hasPrefix("  key") }.count == 9)
+    }
 }

@@ -80,6 +80,27 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
         #expect(top[0].dropped == 51)
     }
 
+    @Test func theTableSaysWhenItComesFromTheSummary() {
+        let rows = [KeyCount(key: Array("a".utf8), eventsIn: 500, emitted: 100, error: 20),
+                    KeyCount(key: Array("bb".utf8), eventsIn: 300, emitted: 50, error: 7)]
+        #expect(keyTableText(rows, distinctKeys: 2_004_321, distinctEstimated: true, estimated: true) == """
+            pace: stats by key (top 2 of about 2,000,000 (±0.8%) by events in):
+            pace: more keys than the 100,000 counted exactly: from a summary, each key's in may be up to ± too high, \
+            its emitted and dropped up to ± too low
+              key   in  emitted  dropped   ±
+              a    500      100      380  20
+              bb   300       50      243   7
+
+            """)
+        // Exact, as before.
+        #expect(keyTableText([KeyCount(key: Array("a".utf8), eventsIn: 5, emitted: 2)], distinctKeys: 1) == """
+            pace: stats by key (top 1 of 1 by events in):
+              key  in  emitted  dropped
+              a     5        2        3
+
+            """)
+    }
+
     @Test func beyondItsCapacityTheHeavyKeysStayWithinTheirError() {
         // 10 heavy keys of 1,000 events each among 200,000 keys seen once,
         // interleaved; a summary of 1,000 entries.
