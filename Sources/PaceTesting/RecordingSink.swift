@@ -7,10 +7,13 @@ import PaceCore
 public struct Emission: Equatable, CustomStringConvertible, Sendable {
     public var time: Instant
     public var line: [UInt8]
+    /// `--count`'s number, when the run counts (0 otherwise).
+    public var count: Int64
 
-    public init(time: Instant, line: [UInt8]) {
+    public init(time: Instant, line: [UInt8], count: Int64 = 0) {
         self.time = time
         self.line = line
+        self.count = count
     }
 
     public init(time: Instant, _ line: String) {
@@ -26,5 +29,8 @@ public struct RecordingSink: LineSink {
     public init() {}
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         emissions.append(Emission(time: time, line: Array(line)))
+    }
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+        emissions.append(Emission(time: time, line: Array(line), count: count))
     }
 }

@@ -41,7 +41,7 @@ func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
 
 // MARK: - Output files
 
-/// A file pace creates or truncates (`--record`, later `--dropped`): the
+/// A file pace creates or truncates (`--record`, `--dropped`): the
 /// flag that names it, for messages, and its name.
 struct OutputFile {
     let flag: String

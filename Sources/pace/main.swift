@@ -105,6 +105,7 @@ func run() -> Int32 {
     }
     var outputs: [OutputFile] = []
     if let path = configuration.recordPath { outputs.append(OutputFile(flag: "--record", path: path)) }
+    if let path = configuration.droppedPath { outputs.append(OutputFile(flag: "--dropped", path: path)) }
     let outputFDs: [Int32]
     switch openOutputs(outputs, input: inputFD) {
     case let .success(fds): outputFDs = fds
@@ -113,6 +114,7 @@ func run() -> Int32 {
         return ExitCode.usage
     }
     let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
+    let droppedFD = configuration.droppedPath == nil ? nil : outputFDs.last
 
     // SIGINT, SIGTERM and SIGUSR1 are blocked from here on, except while
     // pace waits (see PaceCore/Platform/Linux.swift).
@@ -121,11 +123,11 @@ func run() -> Int32 {
     let report: RunReport
     if configuration.replay {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
-                           traceFD: 2, columns: terminalColumns(), pendingSignal: Signals.pendingTermination)
+                           droppedFD: droppedFD, traceFD: 2, columns: terminalColumns(), pendingSignal: Signals.pendingTermination)
     } else {
         var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1)
         report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
-                         pendingSignal: Signals.pendingTermination)
+                         droppedFD: droppedFD, pendingSignal: Signals.pendingTermination)
     }
 
     let status: Int32
@@ -158,9 +160,10 @@ func run() -> Int32 {
 }
 
 /// The file an output error names: the runtime names its targets as text,
-/// so the record file's own bytes are put back here.
+/// so the record and dropped files' own bytes are put back here.
 func targetName(_ target: String, _ configuration: Configuration) -> [UInt8] {
     if let path = configuration.recordPath, target == String(decoding: path, as: UTF8.self) { return path }
+    if let path = configuration.droppedPath, target == String(decoding: path, as: UTF8.self) { return path }
     return Array(target.utf8)
 }
 

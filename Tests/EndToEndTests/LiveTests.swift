@@ -205,3 +205,34 @@ struct LiveTests {
         #expect(end.status == 1)
     }
 }
+
+extension LiveTests {
+    @Test("--dropped, live: each dropped line is in the file as soon as it is dropped; --count on the next")
+    func droppedIsFlushedAtOnce() throws {
+        let path = temporaryPath("dropped")
+        defer { unlink(path) }
+        let pace = try PaceProcess(["--throttle", "1s", "--count", "--dropped", path])
+        pace.write("a\n")
+        #expect(pace.readLine(timeout: 1.5) == "1\ta")
+        pace.write("b\n")
+        // pace is still running, its window open: the line must be there
+        // already (the file's contents are the readiness signal).
+        let deadline = monotonicSeconds() + 1.5
+        var contents = ""
+        while monotonicSeconds() < deadline {
+            contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if contents == "b\n" { break }
+            usleep(10_000)
+        }
+        #expect(contents == "b\n")
+        #expect(pace.process.isRunning)
+        // After the window, the next line counts the dropped one.
+        let next = monotonicSeconds() + 1.1
+        while monotonicSeconds() < next { usleep(20_000) }
+        pace.write("c\n")
+        #expect(pace.readLine(timeout: 1.5) == "2\tc")
+        let end = pace.finish()
+        #expect(end.status == 0)
+        #expect(end.errors == "")
+    }
+}

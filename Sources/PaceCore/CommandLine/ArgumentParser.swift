@@ -212,6 +212,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     config.replay = typed.has(.replay)
     config.emitTime = typed.has(.emitTime)
     config.stats = typed.has(.stats)
+    config.count = typed.has(.count)
     config.trace = typed.has(.trace)
     config.marbles = typed.has(.marbles)
 
@@ -225,6 +226,11 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         let path = typed.valueBytes[.record]!
         if path.isEmpty { throw UsageError("--record: the file name is empty") }
         config.recordPath = path
+    }
+    if typed.value(.dropped) != nil {
+        let path = typed.valueBytes[.dropped]!
+        if path.isEmpty { throw UsageError("--dropped: the file name is empty") }
+        config.droppedPath = path
     }
     if let (_, value) = typed.value(.timeFormat) {
         config.timeFormat = try timeFormat(value!)

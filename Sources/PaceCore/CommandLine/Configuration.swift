@@ -33,6 +33,10 @@ public struct Configuration: Equatable, Sendable {
     /// `--record FILE` (live only), as the bytes of its argument: a file
     /// name need not be UTF-8, and goes to open(2) as it was given.
     public var recordPath: [UInt8]?
+    /// `--count`: each output line's count, as a prefix.
+    public var count: Bool
+    /// `--dropped FILE`, as the bytes of its argument.
+    public var droppedPath: [UInt8]?
     public var stats: Bool
     /// `--trace`: each input line's fate on stderr.
     public var trace: Bool
@@ -57,6 +61,8 @@ public struct Configuration: Equatable, Sendable {
         onBadTime = .error
         emitTime = false
         recordPath = nil
+        count = false
+        droppedPath = nil
         stats = false
         trace = false
         marbles = false

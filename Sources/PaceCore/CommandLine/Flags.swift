@@ -4,7 +4,7 @@
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast, limit, rate
     case maxWait, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
-    case emitTime, record, stats, trace, marbles, help, version
+    case emitTime, count, dropped, record, stats, trace, marbles, help, version
 }
 
 struct Flag: Sendable {
@@ -76,10 +76,14 @@ let flagTable: [Flag] = [
          default: "error", replayOnly: true),
     Flag(.emitTime, ["--emit-time"], .option,
          "Prefix each output line with its emission time in seconds (6 decimals) and a TAB."),
+    Flag(.count, ["--count"], .option,
+         "Prefix each output line with a count and a TAB (after --emit-time's prefix): the line itself plus the lines of its key dropped since that key's previous output line."),
+    Flag(.dropped, ["--dropped"], value: "file", .option,
+         "Write every input line that does not reach stdout to <file> (created or truncated), as it is dropped; with --emit-time, after the time it was dropped and a TAB."),
     Flag(.record, ["--record"], value: "file", .option,
          "Live mode: also write every input line to <file> with its arrival time, for a later --replay --time-format record."),
     Flag(.stats, ["--stats"], .option,
-         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines; with --key-field, also in, emitted and dropped for the top 10 keys."),
+         "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines (with --count, dropped lines left uncounted); with --key-field, also in, emitted and dropped for the top 10 keys. Bounded memory: past 1,000,000 keys the key count is an estimate, past 100,000 the table comes from a summary (both say so)."),
     Flag(.trace, ["--trace"], .option,
          "Print each input line's fate on stderr as it becomes certain: emitted (when), replaced by which line, dropped inside which window, skipped."),
     Flag(.marbles, ["--marbles"], .option,

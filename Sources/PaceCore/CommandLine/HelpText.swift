@@ -40,6 +40,13 @@ public func helpText(width: Int = 80) -> String {
           Replay a recorded log to see what a 2 s debounce would have let through:
             pace --debounce 2s --replay --time-format iso8601 --emit-time app.log
 
+          Dedupe a log: one line per message (field 5 on) per minute, with its count:
+            pace --throttle 1m --key-field 5- --count --replay app.log
+
+          Audit a throttle afterwards: what it dropped, most frequent first:
+            tail -F app.log | pace --throttle 10s --key-field 2 --dropped dropped.log
+            sort dropped.log | uniq -c | sort -rn | head
+
           Record a live session once, then tune the window offline:
             cmd | pace --debounce 300ms --record session.rec
             pace --debounce 500ms --replay --time-format record session.rec

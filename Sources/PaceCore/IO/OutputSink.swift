@@ -113,6 +113,23 @@ public struct FileSink: LineSink, ~Copyable {
         if flushEachLine { try flush() }
     }
 
+    /// `--count`: the emission time's prefix (with `--emit-time`), then the
+    /// count and a TAB, then the line.
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+        if capacity - used < maxSecondsLength + maxCountLength + 2 { try flush() }
+        if emitTime {
+            used += formatSeconds(time, into: buffer + used)
+            buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
+            used += 1
+        }
+        used += formatCount(count, into: buffer + used)
+        buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
+        used += 1
+        try append(line)
+        if flushEachLine { try flush() }
+    }
+
     /// Appends raw bytes followed by `\n`.
     @inline(__always)
     public mutating func append(_ line: UnsafeRawBufferPointer) throws(OutputError) {
@@ -150,6 +167,28 @@ public struct FileSink: LineSink, ~Copyable {
             throw error
         }
     }
+}
+
+/// The longest `formatCount` output: `9223372036854775807`.
+let maxCountLength = 19
+
+/// Writes a count (>= 0) in decimal; returns the bytes written.
+@inline(__always)
+func formatCount(_ count: Int64, into out: UnsafeMutableRawPointer) -> Int {
+    var value = UInt64(max(count, 0))
+    var length = 1
+    var scale: UInt64 = 10
+    while length < maxCountLength && value >= scale {
+        length += 1
+        scale &*= 10
+    }
+    var i = length
+    repeat {
+        i -= 1
+        out.storeBytes(of: UInt8(value % 10) + UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
+        value /= 10
+    } while i > 0
+    return length
 }
 
 /// The longest `formatSeconds` output: `-9223372036.854775`.

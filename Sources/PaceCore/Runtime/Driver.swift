@@ -137,6 +137,7 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 report.emptyLines += 1
                 if !Mode.emptyLinesAreEvents {
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
+                    if Sink.keepsDiscards { try scheduler.sink.discard(line, at: mode.now) }
                     continue reading
                 }
             }
@@ -154,9 +155,11 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     break reading
                 case .skip:
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: mode.now) }
+                    if Sink.keepsDiscards { try scheduler.sink.discard(line, at: mode.now) }
                 case .pass:
                     report.passed += 1
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
+                    // Outside the policy: it counts 1 (Counted writes it so).
                     try scheduler.sink.emit(line, at: mode.now)
                 }
             }
@@ -205,6 +208,21 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
         try scheduler.sink.flush()
     } catch {
         report.end(by: error, held: Int64(scheduler.heldEvents))
+        // What the other output holds is still written out: the lines
+        // discarded so far, when stdout's reader went away or stdout failed
+        // (a failed output has given up its buffer).
+        if Sink.keepsDiscards {
+            switch error {
+            case .brokenPipe:
+                do throws(OutputError) { try scheduler.sink.flush() } catch {
+                    if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
+                }
+            case .failed:
+                try? scheduler.sink.flush()
+            case .interrupted:
+                break
+            }
+        }
     }
     mode.complete(&report)
     report.scheduler = scheduler.stats

@@ -10,14 +10,20 @@ import Glibc
 /// Per-key counters for `--stats` with `--key-field`.
 public struct KeyCount: Equatable, Sendable {
     public var key: [UInt8]
+    /// Events in; from the heavy-hitters summary, at most `error` too high.
     public var eventsIn: Int64
+    /// Emitted; from the summary, at most `error` too low.
     public var emitted: Int64
-    public var dropped: Int64 { eventsIn - emitted }
+    /// 0 when exact; from the summary, how far each number may be off.
+    public var error: Int64
+    /// Dropped; from the summary, at most `error` too low.
+    public var dropped: Int64 { max(0, eventsIn - error - emitted) }
 
-    public init(key: [UInt8], eventsIn: Int64, emitted: Int64) {
+    public init(key: [UInt8], eventsIn: Int64, emitted: Int64, error: Int64 = 0) {
         self.key = key
         self.eventsIn = eventsIn
         self.emitted = emitted
+        self.error = error
     }
 }
 
@@ -30,8 +36,9 @@ public struct RunInsight: SchedulerObserver {
     private let traceFD: Int32
     /// `--key-field`, to find an emitted line's key again, and to show keys.
     private let keys: KeyExtractor
-    /// `--stats` with `--key-field`: counters per key ever seen.
-    private var keyCounts: [[UInt8]: KeyCount]?
+    /// `--stats` with `--key-field`: counters per key, exact while they fit
+    /// a bounded table, then a heavy-hitters summary.
+    private var keyCounts: HeavyHitters?
     /// `--marbles`: the recording.
     private var recording: MarbleRecording?
     /// `--marbles`' recording, its keys shown as people read them.
@@ -52,7 +59,7 @@ public struct RunInsight: SchedulerObserver {
         overLimit = limit.map { "over \($0.count) per \(durationText($0.period))" }
         self.traceFD = traceFD
         keys = KeyExtractor(keyField, delimiter: delimiter)
-        if countKeys && keyField != nil { keyCounts = [:] }
+        if countKeys && keyField != nil { keyCounts = HeavyHitters() }
         if marbles { recording = MarbleRecording(keyed: keyField != nil) }
     }
 
@@ -70,9 +77,7 @@ public struct RunInsight: SchedulerObserver {
 
     public mutating func entered(_ event: EventNumber, line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
                                  at time: Instant) {
-        if keyCounts != nil {
-            keyCounts![Array(key), default: KeyCount(key: Array(key), eventsIn: 0, emitted: 0)].eventsIn += 1
-        }
+        if keyCounts != nil { keyCounts!.entered(key) }
         recording?.entered(event, key: key, at: time)
     }
 
@@ -84,7 +89,7 @@ public struct RunInsight: SchedulerObserver {
         if keyCounts != nil || recording != nil {
             // The key as the runtime took it (line 1's byte-order mark aside).
             let key = keys.key(of: event == 1 ? withoutByteOrderMark(line) : line)
-            if keyCounts != nil { keyCounts![Array(key)]?.emitted += 1 }
+            if keyCounts != nil { keyCounts!.emitted(key) }
             recording?.emitted(event, key: key, at: time)
         }
     }
@@ -129,22 +134,34 @@ public struct RunInsight: SchedulerObserver {
     /// `--stats`' per-key counters: the `limit` keys with the most events in
     /// (ties by key bytes), or nil when keys are not counted.
     public func topKeys(_ limit: Int = 10) -> [KeyCount]? {
-        guard let keyCounts else { return nil }
-        let shown = keyCounts.values.map { KeyCount(key: keys.shown($0.key), eventsIn: $0.eventsIn, emitted: $0.emitted) }
-        let sorted = shown.sorted {
-            $0.eventsIn != $1.eventsIn ? $0.eventsIn > $1.eventsIn : $0.key.lexicographicallyPrecedes($1.key)
+        keyCounts?.top(limit).map { count in
+            var shown = count
+            shown.key = keys.shown(count.key)
+            return shown
         }
-        return Array(sorted.prefix(limit))
     }
+
+    /// The per-key table comes from the heavy-hitters summary, not exact counts.
+    public var topKeysEstimated: Bool { keyCounts?.isSummary ?? false }
 }
 
-/// `--stats`' table of keys, printed after the summary.
-public func keyTableText(_ keys: [KeyCount], distinctKeys: Int64) -> String {
-    var text = "pace: stats by key (top \(keys.count) of \(distinctKeys) by events in):\n"
+/// `--stats`' table of keys, printed after the summary. `distinctKeys` is
+/// shown as counted, or as `about N (±0.8%)` when `distinctEstimated`;
+/// `estimated` (the keys did not fit the exact table) adds a `±` column.
+public func keyTableText(_ keys: [KeyCount], distinctKeys: Int64, distinctEstimated: Bool = false,
+                         estimated: Bool = false) -> String {
+    let of = distinctEstimated ? estimateText(distinctKeys) : String(distinctKeys)
+    var text = "pace: stats by key (top \(keys.count) of \(of) by events in):\n"
+    if estimated {
+        text += "pace: more keys than the \(groupedDigits(Int64(HeavyHitters.defaultCapacity))) counted exactly: "
+            + "from a summary, each key's in may be up to ± too high, its emitted and dropped up to ± too low\n"
+    }
     let names = keys.map { displayKey($0.key) }
     let keyWidth = max(3, names.map(\.count).max() ?? 0)
-    let headers = ["in", "emitted", "dropped"]
-    let columns = keys.map { [String($0.eventsIn), String($0.emitted), String($0.dropped)] }
+    let headers = ["in", "emitted", "dropped"] + (estimated ? ["±"] : [])
+    let columns = keys.map {
+        [String($0.eventsIn), String($0.emitted), String($0.dropped)] + (estimated ? [String($0.error)] : [])
+    }
     let widths = headers.indices.map { i in max(headers[i].count, columns.map { $0[i].count }.max() ?? 0) }
     func row(_ name: String, _ cells: [String]) -> String {
         var line = "  " + name + String(repeating: " ", count: keyWidth - name.count)

@@ -52,6 +52,16 @@ struct KeyBytes: ~Copyable {
         return memcmpBytes(stored, key.baseAddress!, n)
     }
 
+    /// Runs `body` on the bytes and hash of the key of `slot`.
+    @inline(__always)
+    func withKey<R>(of slot: Int32, _ body: (UnsafeRawBufferPointer, UInt64) -> R) -> R {
+        let record = records + Int(slot)
+        let n = record.pointee.count
+        let stored = n > Self.inlineCapacity ? UnsafeRawPointer(bitPattern: UInt(record.pointee.first))!
+                                             : UnsafeRawPointer(record) + Self.inlineOffset
+        return body(UnsafeRawBufferPointer(start: n == 0 ? nil : stored, count: n), record.pointee.hash)
+    }
+
     /// Makes `key` the key of `slot`.
     mutating func store(_ key: UnsafeRawBufferPointer, hash: UInt64, in slot: Int32) {
         let s = Int(slot)

@@ -13,7 +13,8 @@ public protocol KeySpace<State>: ~Copyable {
     /// True when events have keys of their own (`--key-field`).
     static var isKeyed: Bool { get }
 
-    init(initialState: State, countDistinctKeys: Bool)
+    /// `countDiscards`: keep each key's `--count` (see `owe`).
+    init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool)
 
     /// The slot of `key`, created (with the initial state) when the key is
     /// new or was forgotten.
@@ -38,6 +39,18 @@ public protocol KeySpace<State>: ~Copyable {
     mutating func release(_ slot: Int32, counters: inout SchedulerStats)
     /// Keys with state held.
     var heldKeys: Int { get }
+
+    /// `--count` (only called when counting): one more discard of the key of
+    /// `slot` since its last output line. It stays with the key while the
+    /// key is idle, and is remembered for a while once the key is forgotten.
+    mutating func owe(_ slot: Int32)
+    /// `--count`: the discards the key of `slot` owes, now handed out (0 again).
+    mutating func takeOwed(_ slot: Int32) -> Int64
+    /// `--count`: discards of keys forgotten with their count, never counted.
+    var uncountedDiscards: Int64 { get }
+    /// `--stats`: the distinct-key count when it is an estimate (past
+    /// DistinctKeys' limit), else nil (the counters' count is exact).
+    var distinctKeysEstimate: Int64? { get }
 }
 
 // MARK: - One key
@@ -48,8 +61,9 @@ public struct OneKey<State>: KeySpace {
 
     private var state: State
     private var due: Instant?
+    private var owed: Int64 = 0
 
-    public init(initialState: State, countDistinctKeys: Bool) {
+    public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
         state = initialState
     }
 
@@ -86,6 +100,19 @@ public struct OneKey<State>: KeySpace {
     public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {}
 
     public var heldKeys: Int { 1 }
+
+    @inline(__always)
+    public mutating func owe(_ slot: Int32) { owed += 1 }
+
+    @inline(__always)
+    public mutating func takeOwed(_ slot: Int32) -> Int64 {
+        defer { owed = 0 }
+        return owed
+    }
+
+    public var uncountedDiscards: Int64 { 0 }
+
+    public var distinctKeysEstimate: Int64? { nil }
 }
 
 // MARK: - Many keys
@@ -107,12 +134,16 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     /// Every key seen, for `--stats`' distinct-key count; only kept when
     /// asked for, since it grows with the number of keys ever seen.
     private var seenKeys: DistinctKeys?
+    /// `--count`'s per-slot counts (nil when not counting), kept out of
+    /// line so that a run without it carries one nil reference.
+    private var counting: SlotCounts?
 
-    public init(initialState: State, countDistinctKeys: Bool) {
+    public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
         self.initialState = initialState
         allocated = 16
         states = .allocate(capacity: allocated)
         if countDistinctKeys { seenKeys = DistinctKeys() }
+        if countDiscards { counting = SlotCounts(capacity: allocated) }
     }
 
     deinit {
@@ -142,6 +173,9 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
             (states + used).initialize(to: initialState)
             used += 1
         }
+        // A freed slot owes nothing (its count left with its key); a key
+        // forgotten while it owed a count takes it back.
+        if counting != nil { restoreCount(of: slot, key, hash: hash) }
         keys.insert(key, hash: hash, slot: slot)
         Self.activate(&counters)
         if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
@@ -181,6 +215,7 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {
         counters.activeKeys -= 1
         if let evicted = idle.push(slot) {
+            if counting != nil { forgetCount(of: evicted) }
             keys.remove(slot: evicted)
             freeSlots.append(evicted)
         }
@@ -192,12 +227,68 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     var slotCount: Int { used }
     var tableCount: Int { keys.count }
 
+    // `--count` off the hot path: out of line, so that the per-line code
+    // inlined around them is the same with or without counting.
+
+    /// A key new to the table owes what it owed when it was forgotten.
+    @inline(never)
+    private func restoreCount(of slot: Int32, _ key: UnsafeRawBufferPointer, hash: UInt64) {
+        counting!.owed[Int(slot)] = counting!.forgotten.take(key, hash: hash)
+    }
+
+    /// The key of `slot` leaves the table: what it owes is remembered.
+    @inline(never)
+    private func forgetCount(of slot: Int32) {
+        let counting = counting!
+        guard counting.owed[Int(slot)] > 0 else { return }
+        counting.forgotten.remember(keyOf: slot, in: keys, owed: counting.owed[Int(slot)])
+        counting.owed[Int(slot)] = 0
+    }
+
+    @inline(__always)
+    public mutating func owe(_ slot: Int32) { counting.unsafelyUnwrapped.owed[Int(slot)] += 1 }
+
+    @inline(__always)
+    public mutating func takeOwed(_ slot: Int32) -> Int64 {
+        let owed = counting.unsafelyUnwrapped.owed
+        let count = owed[Int(slot)]
+        owed[Int(slot)] = 0
+        return count
+    }
+
+    public var uncountedDiscards: Int64 { counting?.forgotten.uncounted ?? 0 }
+
+    public var distinctKeysEstimate: Int64? {
+        guard let seenKeys, seenKeys.isEstimated else { return nil }
+        return seenKeys.count
+    }
+
     private mutating func grow() {
         let newAllocated = allocated * 2
         let bigger = UnsafeMutablePointer<State>.allocate(capacity: newAllocated)
         bigger.moveInitialize(from: states, count: used)
         states.deallocate()
         states = bigger
+        counting?.grow(keeping: used, to: newAllocated)
         allocated = newAllocated
+    }
+}
+
+/// `--count` with `--key-field`: each slot's discards since its key's last
+/// output line, and the counts of keys the table forgot while they owed one.
+final class SlotCounts {
+    private(set) var owed: UnsafeMutablePointer<Int64>
+    var forgotten = ForgottenCounts()
+
+    init(capacity: Int) { owed = .allocate(capacity: capacity) }
+
+    deinit { owed.deallocate() }
+
+    /// Room for `allocated` slots, the first `used` kept.
+    func grow(keeping used: Int, to allocated: Int) {
+        let more = UnsafeMutablePointer<Int64>.allocate(capacity: allocated)
+        more.moveInitialize(from: owed, count: used)
+        owed.deallocate()
+        owed = more
     }
 }

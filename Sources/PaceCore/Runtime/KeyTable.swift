@@ -62,6 +62,15 @@ struct KeyTable: ~Copyable {
         keys.remove(slot)
     }
 
+    /// The key bytes of an in-use slot.
+    func key(of slot: Int32) -> [UInt8] { keys.withKey(of: slot) { bytes, _ in Array(bytes) } }
+
+    /// Runs `body` on the key bytes and hash of an in-use slot, without a copy.
+    @inline(__always)
+    func withKey<R>(of slot: Int32, _ body: (UnsafeRawBufferPointer, UInt64) -> R) -> R {
+        keys.withKey(of: slot, body)
+    }
+
     private mutating func place(slot: Int32, hash: UInt64) {
         let mask = buckets.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask

@@ -2,6 +2,12 @@
 // replay loop, the live loop and the tests share one code path and the
 // compiler specialises it for each: the production sink buffers bytes for
 // write(2), the test sink records (time, bytes) pairs.
+//
+// Accounting (`--count`, `--dropped`) is a capability of the sink, known at
+// compile time: the scheduler keeps per-key counts only for a sink whose
+// `writesCounts` is true, and hands discarded lines only to one whose
+// `keepsDiscards` is; for any other sink those calls and the work to prepare
+// them compile away (see Accounting.swift for the wrappers that add them).
 
 /// A failure to write output. `brokenPipe` is the reader having gone away
 /// (`| head -1`), which pace treats as a quiet, successful end.
@@ -17,12 +23,33 @@ public enum OutputError: Error, Equatable {
 
 /// Receives each line that leaves pace, with its emission time.
 public protocol LineSink: ~Copyable {
+    /// `--count`: the scheduler keeps each key's discards and emits with
+    /// `emit(_:at:count:)`. False unless a sink says otherwise.
+    static var writesCounts: Bool { get }
+    /// `--dropped`: the scheduler and the driver hand every discarded line
+    /// to `discard(_:at:)`. False unless a sink says otherwise.
+    static var keepsDiscards: Bool { get }
     mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
+    /// A line with its `--count` number (the line itself plus its key's
+    /// discards since the key's previous output line).
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError)
+    /// A line that does not reach the output, at the moment it is discarded.
+    mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
     /// Writes out what is buffered (at the end of a run).
     mutating func flush() throws(OutputError)
 }
 
 extension LineSink where Self: ~Copyable {
+    public static var writesCounts: Bool { false }
+    public static var keepsDiscards: Bool { false }
+    /// A sink that shows no counts writes the line alone.
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+        try emit(line, at: time)
+    }
+    /// A sink that keeps no discards lets them go.
+    @inline(__always)
+    public mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {}
     /// A sink that buffers nothing has nothing to write out.
     public mutating func flush() throws(OutputError) {}
 }

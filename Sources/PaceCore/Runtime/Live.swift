@@ -140,17 +140,19 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 /// ran 7 times slower than replay); this one is specialised here, inside the
 /// module, for the clock the executable injects.
 public func runLive(_ configuration: Configuration, clock: inout SystemLiveClock, input: inout LineReader,
-                    outputFD: Int32, recordFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
+                    outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
+                    pendingSignal: () -> Int32) -> RunReport {
     runLive(configuration, onClock: &clock, input: &input, outputFD: outputFD, recordFD: recordFD,
-            pendingSignal: pendingSignal)
+            droppedFD: droppedFD, pendingSignal: pendingSignal)
 }
 
 /// `runLive` on any clock (tests pass a scripted one).
 public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
-                                      outputFD: Int32, recordFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
+                                      outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
+                                      pendingSignal: () -> Int32) -> RunReport {
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,
-                         pendingSignal: pendingSignal)
+                         droppedFD: droppedFD, pendingSignal: pendingSignal)
     return report
 }
 
@@ -159,7 +161,8 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock cl
 /// `--trace` writes to `traceFD`.
 public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configuration: Configuration, clock: inout Clock,
                                                         input: inout LineReader, output: inout Output,
-                                                        recordFD: Int32?, traceFD: Int32 = 2,
+                                                        recordFD: Int32?, droppedFD: Int32? = nil,
+                                                        traceFD: Int32 = 2,
                                                         pendingSignal: () -> Int32) -> RunReport {
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
@@ -167,8 +170,9 @@ public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configurat
         return RecordWriter(FileSink(fd: $0, target: target, emitTime: true, flushEachLine: false), target: target)
     }
     var mode = LiveMode(clock: clock, record: record)
-    let report = run(configuration, mode: &mode, input: &input, sink: &output, traceFD: traceFD, columns: 80,
-                     pendingSignal: pendingSignal)
+    let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
+    let report = run(configuration, mode: &mode, input: &input, sink: &output, dropped: dropped, traceFD: traceFD,
+                     columns: 80, pendingSignal: pendingSignal)
     clock = mode.clock
     return report
 }

@@ -1,17 +1,20 @@
 // From a Configuration to a specialised run: the one place where the policy
-// the command line names, whether events are keyed, and whether anything
-// watches the run turn into type parameters. Every mode and the tests come
+// the command line names, whether events are keyed, whether lines are counted
+// or dropped ones kept (`--count`, `--dropped`: sink wrappers, see
+// Accounting.swift), and whether anything watches the run turn into type
+// parameters. Every mode and the tests come
 // through here, so a new policy is added to one switch.
 
 /// Runs `configuration` in `mode` over `input` onto `sink`: the policy, key
 /// space and observer chosen, then the driver. `sink` is handed back with
-/// everything emitted.
+/// everything emitted. `dropped` is `--dropped`'s writer (flushed at the
+/// end).
 func run<Mode: RunMode, Sink: LineSink & ~Copyable>(
     _ configuration: Configuration, mode: inout Mode, input: inout LineReader, sink: inout Sink,
-    traceFD: Int32, columns: Int, pendingSignal: () -> Int32
+    dropped: DroppedWriter? = nil, traceFD: Int32, columns: Int, pendingSignal: () -> Int32
 ) -> RunReport {
     let window = configuration.window
-    var run = Run(configuration: configuration, traceFD: traceFD, columns: columns)
+    var run = Run(configuration: configuration, traceFD: traceFD, columns: columns, dropped: dropped)
     switch configuration.policy {
     case .debounce:
         return run.keyed(Debounce(window: window, maxWait: configuration.maxWait), &mode, &input, &sink, pendingSignal)
@@ -35,15 +38,41 @@ private struct Run {
     let configuration: Configuration
     let traceFD: Int32
     let columns: Int
+    let dropped: DroppedWriter?
 
     /// One state, or one per key.
     mutating func keyed<P: Policy, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink, _ pendingSignal: () -> Int32
     ) -> RunReport where P.Payload == EventNumber {
         if configuration.keyField != nil {
-            return watched(policy, ManyKeys<P.State>.self, &mode, &input, &sink, pendingSignal)
+            return counted(policy, ManyKeys<P.State>.self, &mode, &input, &sink, pendingSignal)
         }
-        return watched(policy, OneKey<P.State>.self, &mode, &input, &sink, pendingSignal)
+        return counted(policy, OneKey<P.State>.self, &mode, &input, &sink, pendingSignal)
+    }
+
+    /// `--count` or not: without it, the scheduler keeps no counts.
+    private func counted<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink,
+        _ pendingSignal: () -> Int32
+    ) -> RunReport where P.Payload == EventNumber {
+        guard configuration.count else { return keepingDropped(policy, keys, &mode, &input, &sink, pendingSignal) }
+        var counting = Counted(consume sink)
+        var report = keepingDropped(policy, keys, &mode, &input, &counting, pendingSignal)
+        sink = counting.take()
+        report.counted = true
+        return report
+    }
+
+    /// `--dropped` or not: without it, discarded lines are not handed on.
+    private func keepingDropped<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink,
+        _ pendingSignal: () -> Int32
+    ) -> RunReport where P.Payload == EventNumber {
+        guard let dropped else { return watched(policy, keys, &mode, &input, &sink, pendingSignal) }
+        var keeping = WithDropped(consume sink, dropped: dropped)
+        let report = watched(policy, keys, &mode, &input, &keeping, pendingSignal)
+        sink = keeping.take()
+        return report
     }
 
     /// Watched (`--trace`, `--marbles`, per-key stats) or not: unwatched,
@@ -58,6 +87,7 @@ private struct Run {
         var (report, watched) = drive(policy, keys, insight, &mode, &input, &sink, pendingSignal)
         watched.flush()
         report.topKeys = watched.topKeys()
+        report.topKeysEstimated = watched.topKeysEstimated
         report.marbles = watched.marbles?.render(width: columns)
         return report
     }

@@ -49,21 +49,33 @@ struct ReplayMode: RunMode {
 /// Runs `configuration` (replay mode) over `input`, writing to `outputFD`.
 /// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
 /// `--trace` writes to `traceFD`; `--marbles` draws `columns` wide.
+/// `droppedFD` receives `--dropped`'s lines.
 public func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
-                      outputFD: Int32, traceFD: Int32 = 2, columns: Int = 80,
+                      outputFD: Int32, droppedFD: Int32? = nil, traceFD: Int32 = 2, columns: Int = 80,
                       pendingSignal: () -> Int32) -> RunReport {
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
-    let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, traceFD: traceFD,
-                           columns: columns, pendingSignal: pendingSignal)
+    let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,
+                           traceFD: traceFD, columns: columns, pendingSignal: pendingSignal)
     return report
 }
 
 /// Replay onto any sink (tests pass a RecordingSink); `sink` is handed back
 /// with everything emitted.
-public func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
-                                      sink: inout Sink, traceFD: Int32 = 2, columns: Int = 80,
-                                      pendingSignal: () -> Int32) -> RunReport {
+public func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration, defaultYear: Int,
+                                                  input: inout LineReader, sink: inout Sink, droppedFD: Int32? = nil,
+                                                  traceFD: Int32 = 2, columns: Int = 80,
+                                                  pendingSignal: () -> Int32) -> RunReport {
     var mode = ReplayMode(configuration, defaultYear: defaultYear)
-    return run(configuration, mode: &mode, input: &input, sink: &sink, traceFD: traceFD, columns: columns,
-               pendingSignal: pendingSignal)
+    let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
+    let report = run(configuration, mode: &mode, input: &input, sink: &sink, dropped: dropped, traceFD: traceFD,
+                     columns: columns, pendingSignal: pendingSignal)
+    return report
+}
+
+/// `--dropped`'s writer onto `fd`, if there is one; named as text (main puts
+/// the file name's own bytes back).
+func droppedWriter(_ configuration: Configuration, fd: Int32?, live: Bool) -> DroppedWriter? {
+    guard let fd else { return nil }
+    let target = configuration.droppedPath.map { String(decoding: $0, as: UTF8.self) } ?? "dropped"
+    return DroppedWriter(fd: fd, target: target, emitTime: configuration.emitTime, flushEachLine: live)
 }

@@ -25,6 +25,8 @@ public struct RunReport: Equatable, Sendable {
     public var emptyLines: Int64 = 0
     /// `--stats` with `--key-field`: the keys with the most events in.
     public var topKeys: [KeyCount]?
+    /// `topKeys` comes from the heavy-hitters summary (see HeavyHitters).
+    public var topKeysEstimated = false
     /// `--marbles`' diagram, drawn after the run.
     public var marbles: String?
     /// A second SIGINT or SIGTERM ended pace at once: the lines it did not
@@ -34,6 +36,9 @@ public struct RunReport: Equatable, Sendable {
 
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
     public var reportsBacklog = false
+
+    /// `--count` was given: `--stats` shows the discards it could not count.
+    public var counted = false
     public init() {}
 
     /// How a write that failed ends the run; `held` is the scheduler's
@@ -63,22 +68,28 @@ public struct RunReport: Equatable, Sendable {
 
     /// `--stats`' summary for stderr.
     public var statsText: String {
-        let rows: [(String, Int64)] = [
-            ("events in", scheduler.eventsIn),
-            ("emitted", scheduler.emitted),
-            ("dropped", dropped),
-            ("distinct keys", scheduler.distinctKeys),
-            ("peak active keys", scheduler.peakActiveKeys),
-            ("clamped timestamps", clamped),
-            ("bad-time lines", badTime),
-            ("passed through", passed),
-            ("empty lines", emptyLines),
-        ] + (reportsBacklog ? [("peak backlog", scheduler.peakBacklog)] : [])
+        let distinct = scheduler.distinctKeysEstimated ? estimateText(scheduler.distinctKeys)
+                                                       : String(scheduler.distinctKeys)
+        let rows: [(String, String)] = [
+            ("events in", String(scheduler.eventsIn)),
+            ("emitted", String(scheduler.emitted)),
+            ("dropped", String(dropped)),
+            ("distinct keys", distinct),
+            ("peak active keys", String(scheduler.peakActiveKeys)),
+            ("clamped timestamps", String(clamped)),
+            ("bad-time lines", String(badTime)),
+            ("passed through", String(passed)),
+            ("empty lines", String(emptyLines)),
+        ] + (reportsBacklog ? [("peak backlog", String(scheduler.peakBacklog))] : [])
+          + (counted ? [("uncounted discards", String(scheduler.uncountedDiscards))] : [])
         var text = "pace: stats:\n"
         for (name, value) in rows {
-            text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"
+            text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + value + "\n"
         }
-        if let topKeys { text += keyTableText(topKeys, distinctKeys: scheduler.distinctKeys) }
+        if let topKeys {
+            text += keyTableText(topKeys, distinctKeys: scheduler.distinctKeys,
+                                 distinctEstimated: scheduler.distinctKeysEstimated, estimated: topKeysEstimated)
+        }
         return text
     }
 }

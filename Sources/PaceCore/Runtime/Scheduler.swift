@@ -48,7 +48,8 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         self.policy = policy
         self.sink = sink
         self.observer = observer
-        self.keys = Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys)
+        self.keys = Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys,
+                         countDiscards: Sink.writesCounts)
         if !Keys.isKeyed { counters.activeKeys = 1 }
     }
 
@@ -59,7 +60,15 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// The counters for `--stats`. Unkeyed, the one shared state counts as
     /// one key once an event has come.
     public var stats: SchedulerStats {
-        guard !Keys.isKeyed else { return counters }
+        guard !Keys.isKeyed else {
+            var keyed = counters
+            keyed.uncountedDiscards = keys.uncountedDiscards
+            if let estimate = keys.distinctKeysEstimate {
+                keyed.distinctKeys = estimate
+                keyed.distinctKeysEstimated = true
+            }
+            return keyed
+        }
         var unkeyed = counters
         unkeyed.distinctKeys = counters.eventsIn > 0 ? 1 : 0
         unkeyed.peakActiveKeys = counters.eventsIn > 0 ? 1 : 0
@@ -102,7 +111,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try sink.emit(line, at: t)
+            try write(line, at: t, slot: slot)
         }
         if let due = effects.schedule { keys.setTimer(slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -111,12 +120,14 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
             if Observer.isActive { observer.replaced(discarded, by: number) }
+            if Sink.writesCounts || Sink.keepsDiscards { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
-            if Observer.isActive, effects.discarded != nil {
-                observer.dropped(number, windowEnd: keys.reopening(policy, slot) ?? keys.due(of: slot))
+            if effects.discarded != nil {
+                if Observer.isActive { observer.dropped(number, windowEnd: keys.reopening(policy, slot) ?? keys.due(of: slot)) }
+                if Sink.writesCounts || Sink.keepsDiscards { try account(discarding: line, at: t, slot: slot) }
             }
-                if effects.hold {
+            if effects.hold {
                 held.append(line, number: number, to: slot, borrowing: borrowing)
                 if Int64(held.count) > counters.peakBacklog { counters.peakBacklog = Int64(held.count) }
             }
@@ -184,12 +195,35 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             let time = stamp ?? due
             if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
             writingHeld = true
-            try sink.emit(line, at: time)
+            try write(line, at: time, slot: slot)
             writingHeld = false
             held.dropFirst(slot)
         }
         if let next = effects.schedule { keys.setTimer(slot, due: next) }
         if effects.idle { release(slot) }
+    }
+
+    // MARK: - Accounting (`--count`, `--dropped`: see LineSink)
+
+    /// Writes an emitted line of `slot`, with its count when the sink shows
+    /// counts (which hands out the key's owed discards).
+    @inline(__always)
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, slot: Int32) throws(OutputError) {
+        if Sink.writesCounts {
+            try sink.emit(line, at: time, count: keys.takeOwed(slot) + 1)
+        } else {
+            try sink.emit(line, at: time)
+        }
+    }
+
+    /// An event of `slot` is discarded at `time`: its key owes one more
+    /// (`--count`), and its bytes go to the sink (`--dropped`). Called only
+    /// when the sink does either.
+    @inline(__always)
+    private mutating func account(discarding line: UnsafeRawBufferPointer, at time: Instant,
+                                  slot: Int32) throws(OutputError) {
+        if Sink.writesCounts { keys.owe(slot) }
+        if Sink.keepsDiscards { try sink.discard(line, at: time) }
     }
 
     /// The key of `slot` went idle: its state is forgotten.

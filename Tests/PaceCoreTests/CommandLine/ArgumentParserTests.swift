@@ -262,13 +262,23 @@ struct ArgumentParserTests {
                                   once). (default: error) [replay]
           --emit-time             Prefix each output line with its emission time in
                                   seconds (6 decimals) and a TAB.
+          --count                 Prefix each output line with a count and a TAB (after
+                                  --emit-time's prefix): the line itself plus the lines
+                                  of its key dropped since that key's previous output
+                                  line.
+          --dropped <file>        Write every input line that does not reach stdout to
+                                  <file> (created or truncated), as it is dropped; with
+                                  --emit-time, after the time it was dropped and a TAB.
           --record <file>         Live mode: also write every input line to <file> with
                                   its arrival time, for a later --replay --time-format
                                   record.
           --stats                 At exit, print a summary on stderr: lines in, emitted,
-                                  dropped, keys, clamped and bad timestamps, empty
-                                  lines; with --key-field, also in, emitted and dropped
-                                  for the top 10 keys.
+                                  dropped, keys, clamped and bad timestamps, empty lines
+                                  (with --count, dropped lines left uncounted); with
+                                  --key-field, also in, emitted and dropped for the top
+                                  10 keys. Bounded memory: past 1,000,000 keys the key
+                                  count is an estimate, past 100,000 the table comes
+                                  from a summary (both say so).
           --trace                 Print each input line's fate on stderr as it becomes
                                   certain: emitted (when), replaced by which line,
                                   dropped inside which window, skipped.
@@ -296,6 +306,13 @@ struct ArgumentParserTests {
 
           Replay a recorded log to see what a 2 s debounce would have let through:
             pace --debounce 2s --replay --time-format iso8601 --emit-time app.log
+
+          Dedupe a log: one line per message (field 5 on) per minute, with its count:
+            pace --throttle 1m --key-field 5- --count --replay app.log
+
+          Audit a throttle afterwards: what it dropped, most frequent first:
+            tail -F app.log | pace --throttle 10s --key-field 2 --dropped dropped.log
+            sort dropped.log | uniq -c | sort -rn | head
 
           Record a live session once, then tune the window offline:
             cmd | pace --debounce 300ms --record session.rec
