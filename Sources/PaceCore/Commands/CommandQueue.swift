@@ -183,7 +183,8 @@ public struct CommandQueue<Key: Hashable> {
         var effects: [CommandEffect<Key>] = []
         switch action {
         case let .submit(line, key, count, now):
-            precondition(!inputEnded, "CommandQueue: line \(line) submitted after end of input")
+            // After shutdown a line is only discarded, whenever it comes.
+            precondition(!inputEnded || stopped, "CommandQueue: line \(line) submitted after end of input")
             submit(line, key: key, count: count, now: now, into: &effects)
         case let .exited(line):
             guard let command = running.removeValue(forKey: line) else {
