@@ -184,6 +184,8 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         config.onBadTime = action
     }
 
+    config.exec = try commandOptions(typed)
+
     switch typed.positionals.count {
     case 0: break
     case 1: config.inputPath = typed.positionals[0] == "-" ? nil : typed.positionals[0]
@@ -214,6 +216,37 @@ private func duration(_ text: String, for spelling: String) throws(UsageError) -
         throw UsageError("invalid duration '\(text)' for '\(spelling)': \(why)", hint: durationHint)
     }
 }
+
+/// `--exec` and the flags that only apply with it.
+private func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOptions? {
+    guard let (_, command) = typed.value(.exec) else {
+        if let modifier = typed.flags.first(where: { [.onBusy, .jobs, .killAfter].contains($0.flag.id) }) {
+            throw UsageError("'\(modifier.spelling)' only applies with --exec")
+        }
+        return nil
+    }
+    var options = CommandOptions(command: Array(command!.utf8))
+    if let (_, value) = typed.value(.onBusy) {
+        guard let action = OnBusy(rawValue: value!) else {
+            throw UsageError("invalid value '\(value!)' for '--on-busy' (choose queue, drop or restart)")
+        }
+        options.onBusy = action
+    }
+    if let (_, value) = typed.value(.jobs) {
+        guard let jobs = Int(value!), jobs >= 1, jobs <= maximumJobs else {
+            throw UsageError("invalid value '\(value!)' for '--jobs' (a whole number from 1 to \(maximumJobs))")
+        }
+        options.jobs = jobs
+    }
+    if let (spelling, value) = typed.value(.killAfter) {
+        options.killAfter = try duration(value!, for: spelling)
+    }
+    return options
+}
+
+/// More commands at once than any machine runs usefully; the bound keeps a
+/// typo from asking for billions.
+public let maximumJobs = 100_000
 
 private func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
     guard let n = Int(text), n >= 1, n <= 1_000_000 else {

@@ -30,6 +30,8 @@ public struct Configuration: Equatable, Sendable {
     public var marbles: Bool
     /// The input FILE, or nil for stdin (`-` is also stdin).
     public var inputPath: String?
+    /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
+    public var exec: CommandOptions?
 
     public init(policy: PolicyKind, window: Nanoseconds) {
         self.policy = policy
@@ -47,6 +49,7 @@ public struct Configuration: Equatable, Sendable {
         trace = false
         marbles = false
         inputPath = nil
+        exec = nil
     }
 }
 
