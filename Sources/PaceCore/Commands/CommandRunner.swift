@@ -173,17 +173,25 @@ public final class CommandRunner<Dropped: LineSink> {
     }
 
     /// SIGINT or SIGTERM: nothing new starts, waiting lines are discarded,
-    /// running commands get SIGTERM (SIGKILL after `--kill-after`). Called
-    /// again (a second signal), it sends SIGKILL to them at once.
+    /// running commands get SIGTERM (SIGKILL after `--kill-after`). Once
+    /// only: later calls do nothing.
     public func shutdown(at time: Instant) throws(OutputError) {
         latestTime = time
-        if shutDown {
-            try perform(queue.reduce(.killAll))
-        } else {
-            shutDown = true
-            try perform(queue.reduce(.shutdown(now: clock())))
-        }
+        guard !shutDown else { return }
+        shutDown = true
+        try perform(queue.reduce(.shutdown(now: clock())))
     }
+
+    /// A second SIGINT or SIGTERM: SIGKILL to every command still running,
+    /// at once (and shutdown, if that had not happened).
+    public func killAll(at time: Instant) throws(OutputError) {
+        latestTime = time
+        shutDown = true
+        try perform(queue.reduce(.killAll))
+    }
+
+    /// Whether `shutdown` (or `killAll`) has happened.
+    public var isShutDown: Bool { shutDown }
 
     /// After the wait: reaps exited commands, feeds stdin pipes, sends the
     /// SIGKILLs that are due, and starts what may start.

@@ -14,6 +14,16 @@ public enum OutputError: Error, Equatable {
 /// Receives each line that leaves pace, with its emission time.
 public protocol LineSink {
     mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
+    /// The same, naming the event by its number (its input line): `--exec`'s
+    /// sink reports a failed command by it. Others need not implement it.
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError)
+}
+
+extension LineSink {
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
+        try emit(line, at: time)
+    }
 }
 
 /// Identifies an event: its input line number (1-based, counting every line),

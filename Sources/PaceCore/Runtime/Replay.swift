@@ -30,21 +30,41 @@ private func replayLoop<P: Policy>(_ policy: P, _ insight: RunInsight?, _ config
                                    _ defaultYear: Int, _ input: inout LineReader, _ outputFD: Int32,
                                    _ columns: Int, _ pendingSignal: () -> Int32) -> RunReport
 where P.Payload == EventNumber {
-    guard let insight else {
-        return replayLoop(policy, NoObserver(), configuration, defaultYear, &input, outputFD, pendingSignal).report
+    // `--exec`: commands instead of stdout.
+    guard let exec = configuration.exec else {
+        let sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
+        return replayLoop(policy, insight, configuration, defaultYear, &input, sink, columns, pendingSignal)
     }
-    var (report, watched) = replayLoop(policy, insight, configuration, defaultYear, &input, outputFD, pendingSignal)
+    return withoutActuallyEscaping(pendingSignal) { pendingSignal in
+        // Replay runs one command at a time whatever --jobs and --on-busy say.
+        let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
+                                   dropped: NoDroppedLines())
+        let sink = CommandSink(runner: runner, keyField: configuration.keyField ?? 0, pendingSignal: pendingSignal)
+        var report = replayLoop(policy, insight, configuration, defaultYear, &input, sink, columns, pendingSignal)
+        report.commands = runner.stats
+        report.commandStatus = runner.exitStatus
+        return report
+    }
+}
+
+private func replayLoop<P: Policy, S: ReplayOutput>(_ policy: P, _ insight: RunInsight?, _ configuration: Configuration,
+                                                    _ defaultYear: Int, _ input: inout LineReader, _ sink: S,
+                                                    _ columns: Int, _ pendingSignal: () -> Int32) -> RunReport
+where P.Payload == EventNumber {
+    guard let insight else {
+        return replayLoop(policy, NoObserver(), configuration, defaultYear, &input, sink, pendingSignal).report
+    }
+    var (report, watched) = replayLoop(policy, insight, configuration, defaultYear, &input, sink, pendingSignal)
     watched.flush()
     report.topKeys = watched.topKeys()
     report.marbles = watched.marbles?.render(width: columns)
     return report
 }
 
-private func replayLoop<P: Policy, O: SchedulerObserver>(
+private func replayLoop<P: Policy, O: SchedulerObserver, S: ReplayOutput>(
     _ policy: P, _ observer: O, _ configuration: Configuration, _ defaultYear: Int,
-    _ input: inout LineReader, _ outputFD: Int32, _ pendingSignal: () -> Int32
+    _ input: inout LineReader, _ sink: S, _ pendingSignal: () -> Int32
 ) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
-    let sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
     var scheduler = Scheduler(policy: policy, keyed: configuration.keyField != nil, sink: sink, observer: observer,
                               countDistinctKeys: configuration.stats)
     var timestamps = TimestampReader(format: configuration.timeFormat, timeField: configuration.timeField,
@@ -118,7 +138,7 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
                 case .pass:
                     report.passed += 1
                     if O.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: clock.now) }
-                    try scheduler.sink.emit(line, at: clock.now)
+                    try scheduler.sink.emit(line, at: clock.now, number: lineNumber)
                 }
             }
         }
@@ -132,8 +152,26 @@ private func replayLoop<P: Policy, O: SchedulerObserver>(
         case let .failed(target, errno): report.end = .outputFailed(target: target, errno: errno)
         }
     }
-    scheduler.sink.release()
+    scheduler.sink.close()
     report.scheduler = scheduler.stats
     report.clamped = clock.clamped
     return (report, scheduler.observer)
+}
+
+// MARK: - Where replay's lines go
+
+/// Replay's output: stdout's FileSink, or `--exec`'s CommandSink.
+protocol ReplayOutput: LineSink {
+    /// Writes out (or waits for) whatever is still held: replay's end.
+    mutating func flush() throws(OutputError)
+    /// Frees what the output holds, after the last flush (or a failure).
+    func close()
+}
+
+extension FileSink: ReplayOutput {
+    func close() { release() }
+}
+
+extension CommandSink: ReplayOutput {
+    func close() {}
 }

@@ -27,6 +27,11 @@ public struct RunReport: Equatable, Sendable {
     public var topKeys: [KeyCount]?
     /// `--marbles`' diagram, drawn after the run.
     public var marbles: String?
+    /// `--exec`'s counters.
+    public var commands: CommandStats?
+    /// What `--exec`'s commands add to the exit status: 0, 123 (one failed)
+    /// or 1 (one could not be started).
+    public var commandStatus: Int32 = 0
     public init() {}
 
     /// Events that entered the policy and did not come out.
@@ -34,7 +39,7 @@ public struct RunReport: Equatable, Sendable {
 
     /// `--stats`' summary for stderr.
     public var statsText: String {
-        let rows: [(String, Int64)] = [
+        var rows: [(String, Int64)] = [
             ("events in", scheduler.eventsIn),
             ("emitted", scheduler.emitted),
             ("dropped", dropped),
@@ -45,6 +50,10 @@ public struct RunReport: Equatable, Sendable {
             ("passed through", passed),
             ("empty lines", emptyLines),
         ]
+        if let commands {
+            rows += [("commands run", commands.run), ("commands failed", commands.failed),
+                     ("commands restarted", commands.restarted), ("commands not run", commands.notRun)]
+        }
         var text = "pace: stats:\n"
         for (name, value) in rows {
             text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"

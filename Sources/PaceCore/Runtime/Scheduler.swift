@@ -248,7 +248,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try sink.emit(line, at: t)
+            try sink.emit(line, at: t, number: number)
         }
         if let due = effects.schedule { timers.set(slot: slot, due: due) }
         if Observer.isActive, let discarded = effects.discarded {
@@ -283,7 +283,7 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try sink.emit(line, at: t)
+            try sink.emit(line, at: t, number: number)
         }
         if let due = effects.schedule { soleDue = due }
         if Observer.isActive, let discarded = effects.discarded {
@@ -394,11 +394,11 @@ public struct Scheduler<P: Policy, Sink: LineSink, Observer: SchedulerObserver> 
         counters.emitted += 1
         if let line = borrowed {
             if Observer.isActive { observer.emitted(number, line: line, at: time, atEnd: finishing) }
-            try sink.emit(line, at: time)
+            try sink.emit(line, at: time, number: number)
         } else {
             try pendingLines.withBytes(of: slot) { (bytes) throws(OutputError) in
                 if Observer.isActive { observer.emitted(number, line: bytes, at: time, atEnd: finishing) }
-                try sink.emit(bytes, at: time)
+                try sink.emit(bytes, at: time, number: number)
             }
         }
     }
