@@ -194,7 +194,9 @@ public final class CommandRunner<Dropped: LineSink> {
     public var isShutDown: Bool { shutDown }
 
     /// After the wait: reaps exited commands, feeds stdin pipes, sends the
-    /// SIGKILLs that are due, and starts what may start.
+    /// SIGKILLs that are due, and starts what may start. A driver that saw a
+    /// signal in the same wait calls `shutdown` first, so that a command the
+    /// terminal's Ctrl-C killed too is not reported as failed.
     public func handleReady() throws(OutputError) {
         ready.removeAll(keepingCapacity: true)
         ProcessPlatform.epollReady(epoll, into: &ready)
@@ -218,15 +220,12 @@ public final class CommandRunner<Dropped: LineSink> {
     /// waits for the commands to go.
     public func waitUntilIdle(pendingSignal: () -> Int32) throws(OutputError) {
         while !isIdle {
-            var signalled = false
             ProcessPlatform.waitReadable(epoll, until: queue.nextKillDeadline, openingSignals: signals) {
-                if !shutDown && pendingSignal() != 0 {
-                    signalled = true
-                    return false
-                }
-                return true
+                shutDown || pendingSignal() == 0
             }
-            if signalled { try shutdown(at: latestTime) }
+            // Before reaping: a terminal's Ctrl-C reaches the command too, and
+            // a command that died of it is pace's shutdown, not a failure.
+            if !shutDown && pendingSignal() != 0 { try shutdown(at: latestTime) }
             try handleReady()
         }
     }

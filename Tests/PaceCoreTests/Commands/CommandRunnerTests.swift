@@ -403,4 +403,47 @@ struct CommandRunnerTests {
         #expect(runner.stats == CommandStats(run: 1))
         f.expectAllReaped(count: 1)
     }
+
+    @Test("a second signal: SIGKILL at once to a command that ignores SIGTERM")
+    func killAll() throws {
+        let f = Fixture()
+        let runner = CommandRunner(CommandOptions(command: f.command("""
+            trap 'ev term' TERM
+            ev start
+            while :; do gate; done
+            """), killAfter: 3_600_000_000_000), dropped: RecordingSink(), errorFD: f.errorFD)
+        f.makeGates(1...1)
+        try runner.submit("1 a", number: 1)
+        #expect(try f.nextEvent(runner) == "start 1")
+        try runner.shutdown(at: 0)
+        #expect(try f.nextEvent(runner) == "term 1")
+        // A repeated shutdown changes nothing; killAll does not wait an hour.
+        try runner.shutdown(at: 0)
+        try runner.killAll(at: 0)
+        try runner.finish(pendingSignal: noSignal)
+        #expect(runner.isFinished)
+        #expect(runner.exitStatus == 0)
+        f.expectAllReaped(count: 1)
+    }
+
+    @Test("a command killed by the signal pace got too (a terminal's Ctrl-C) is no failure")
+    func sameSignalAsPace() throws {
+        let f = Fixture()
+        let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; kill -INT $$")),
+                                   dropped: RecordingSink(), errorFD: f.errorFD)
+        f.makeGates(1...1)
+        try runner.submit("1 a", number: 1)
+        #expect(try f.nextEvent(runner) == "start 1")
+        f.release(1)
+        // SIGINT reaches pace and its command together: pace's flag is not
+        // set yet when its wait starts, and is when the command's exit ends it.
+        var looks = 0
+        try runner.waitUntilIdle(pendingSignal: {
+            looks += 1
+            return looks > 1 ? SIGINT : 0
+        })
+        #expect(runner.exitStatus == 0)
+        #expect(f.errors == "")
+        f.expectAllReaped(count: 1)
+    }
 }
