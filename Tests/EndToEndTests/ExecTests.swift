@@ -111,8 +111,20 @@ struct ExecEndToEndTests {
             """, status: 1))
     }
 
-    @Test("SIGTERM during a command: it gets SIGTERM, later lines never run, pace exits 143")
-    func signal() throws {
+    @Test("a line passed by --on-bad-time pass runs its command too, at the current virtual time")
+    func badTimePass() throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let command = "printf '%s|%s\\n' \"$PACE_LINE\" \"$PACE_TIME\" >> '\(s.dir)/env'"
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--on-bad-time", "pass",
+                                   "--exec", command], stdin: "5 a\nno time\n")
+        #expect(result == PaceResult(stdout: [], stderr: "", status: 0))
+        #expect(s.text("env") == "5 a|5.000000\nno time|5.000000\n")
+    }
+
+    @Test("SIGINT or SIGTERM during a command: it gets SIGTERM, later lines never run, pace exits 130 or 143",
+          arguments: [SIGINT, SIGTERM])
+    func signal(_ number: Int32) throws {
         let s = try Scratch()
         defer { s.remove() }
         mkfifo(s.dir + "/events", 0o600)
@@ -136,10 +148,10 @@ struct ExecEndToEndTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         #expect(readLine(events) == "start 1 a")
-        process.terminate()  // SIGTERM
+        kill(process.processIdentifier, number)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 143)
+        #expect(process.terminationStatus == 128 + number)
         #expect(readLine(events) == "term 1 a")
         #expect(stderr.contains("  commands run:        1\n"))
         #expect(stderr.contains("  commands not run:    2\n"))
