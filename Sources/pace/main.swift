@@ -95,7 +95,10 @@ func run() -> Int32 {
     case .version:
         write("pace \(paceVersion)\n", to: 1)
         return ExitCode.success
-    case let .run(parsed):
+    case var .run(parsed):
+        if let exec = parsed.exec {
+            parsed.exec!.command = rawExecCommand(rawArguments(), parsed: exec.command)
+        }
         configuration = parsed
     }
 
@@ -160,6 +163,13 @@ func run() -> Int32 {
     if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
     return status
+}
+
+/// argv as bytes, without the program name.
+func rawArguments() -> [[UInt8]] {
+    (1..<Int(CommandLine.argc)).map { i in
+        Array(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[i]!, count: strlen(CommandLine.unsafeArgv[i]!)))
+    }
 }
 
 /// `--marbles`' width: `COLUMNS` if it is a sensible number, else 80.

@@ -65,4 +65,17 @@ struct ExecArgumentTests {
         }
         #expect(error.message == message)
     }
+
+    @Test("CMD's bytes as typed: invalid UTF-8 survives, with either spelling")
+    func rawCommand() {
+        let latin1: [UInt8] = Array("echo caf".utf8) + [0xE9]
+        let parsed = Array(String(decoding: latin1, as: UTF8.self).utf8)
+        #expect(parsed != latin1)
+        let flag = Array("--exec".utf8)
+        #expect(rawExecCommand([Array("--throttle".utf8), Array("1s".utf8), flag, latin1], parsed: parsed) == latin1)
+        #expect(rawExecCommand([Array("--exec=".utf8) + latin1], parsed: parsed) == latin1)
+        // After `--` nothing is a flag; without a match the parsed value stays.
+        #expect(rawExecCommand([Array("--".utf8), flag, latin1], parsed: parsed) == parsed)
+        #expect(rawExecCommand([flag, Array("true".utf8)], parsed: Array("true".utf8)) == Array("true".utf8))
+    }
 }
