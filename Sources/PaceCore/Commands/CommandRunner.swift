@@ -200,14 +200,16 @@ public final class CommandRunner<Dropped: LineSink> {
     public func handleReady() throws(OutputError) {
         ready.removeAll(keepingCapacity: true)
         ProcessPlatform.epollReady(epoll, into: &ready)
-        for (events, tag) in ready {
+        // A tag is the line number and one bit: 1 for its stdin pipe, 0 for
+        // its pidfd. Whatever the events (writable, error, hang-up), the
+        // write or the reap that follows finds out.
+        for (_, tag) in ready {
             let line = EventNumber(bitPattern: tag >> 1)
             if tag & 1 == 1 {
                 feedInput(line)
             } else if children[line] != nil {
                 try reapIfExited(line)
             }
-            _ = events
         }
         if let due = queue.nextKillDeadline, due <= clock() {
             try perform(queue.reduce(.killTimerFired(now: clock())))
