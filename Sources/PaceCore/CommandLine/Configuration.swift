@@ -32,6 +32,8 @@ public struct Configuration: Equatable, Sendable {
     /// The input FILE, as the bytes of its argument, or nil for stdin (`-`
     /// is also stdin).
     public var inputPath: [UInt8]?
+    /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
+    public var exec: CommandOptions?
 
     public init(policy: PolicyKind, window: Nanoseconds) {
         self.policy = policy
@@ -49,6 +51,7 @@ public struct Configuration: Equatable, Sendable {
         trace = false
         marbles = false
         inputPath = nil
+        exec = nil
     }
 }
 

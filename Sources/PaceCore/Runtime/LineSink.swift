@@ -18,6 +18,9 @@ public enum OutputError: Error, Equatable {
 /// Receives each line that leaves pace, with its emission time.
 public protocol LineSink {
     mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
+    /// The same, naming the event by its number (its input line): `--exec`'s
+    /// sink reports a failed command by it. Others need not implement it.
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError)
     /// Writes out what is buffered (at the end of a run).
     mutating func flush() throws(OutputError)
 }
@@ -25,6 +28,11 @@ public protocol LineSink {
 extension LineSink {
     /// A sink that buffers nothing has nothing to write out.
     public mutating func flush() throws(OutputError) {}
+
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
+        try emit(line, at: time)
+    }
 }
 
 /// Identifies an event: its input line number (1-based, counting every line),

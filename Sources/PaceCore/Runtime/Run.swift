@@ -31,6 +31,11 @@ public struct RunReport: Equatable, Sendable {
     /// write (those of the output buffer not yet written, and the pending
     /// events still held).
     public var linesNotWritten: Int64?
+    /// `--exec`'s counters.
+    public var commands: CommandStats?
+    /// What `--exec`'s commands add to the exit status: 0, 123 (one failed)
+    /// or 1 (one could not be started).
+    public var commandStatus: Int32 = 0
     public init() {}
 
     /// How a write that failed ends the run; `held` is the scheduler's
@@ -60,7 +65,7 @@ public struct RunReport: Equatable, Sendable {
 
     /// `--stats`' summary for stderr.
     public var statsText: String {
-        let rows: [(String, Int64)] = [
+        var rows: [(String, Int64)] = [
             ("events in", scheduler.eventsIn),
             ("emitted", scheduler.emitted),
             ("dropped", dropped),
@@ -71,6 +76,10 @@ public struct RunReport: Equatable, Sendable {
             ("passed through", passed),
             ("empty lines", emptyLines),
         ]
+        if let commands {
+            rows += [("commands run", commands.run), ("commands failed", commands.failed),
+                     ("commands restarted", commands.restarted), ("commands not run", commands.notRun)]
+        }
         var text = "pace: stats:\n"
         for (name, value) in rows {
             text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + String(value) + "\n"

@@ -97,7 +97,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try sink.emit(line, at: t)
+            try sink.emit(line, at: t, number: number)
         }
         if let due = effects.schedule { keys.setTimer(slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -174,7 +174,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             let time = stamp ?? due
             if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
             writingHeld = true
-            try sink.emit(line, at: time)
+            try sink.emit(line, at: time, number: emitted)
             writingHeld = false
             held.dropFirst(slot)
         }
