@@ -18,7 +18,9 @@
 //   not the kernel's sleep, tells pace to wait; reads are preceded by a
 //   zero-timeout poll. The flags of a shared descriptor are never changed.
 // - A process pace starts inherits the blocked mask: whoever spawns one must
-//   hand it the mask pace was started with (posix_spawnattr_setsigmask).
+//   set the child's mask (posix_spawnattr_setsigmask). `--exec`'s commands
+//   get an empty one (ProcessSpawner), so that the SIGTERM pace sends them
+//   is never held back, whatever mask pace itself was started with.
 // - Where pace checks for signals without waiting (between read batches),
 //   `Signals.deliverPending()` lets pending ones in by unblocking them for a
 //   moment: one sigpending(2) when none is pending.
