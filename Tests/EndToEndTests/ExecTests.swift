@@ -157,6 +157,35 @@ struct ExecEndToEndTests {
         s.expectNoneLeft()
     }
 
+    @Test("replay: a second signal sends SIGKILL at once to a command that ignores SIGTERM")
+    func secondSignal() throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let command = """
+            echo $$ >> '\(s.dir)/pids'
+            trap 'echo term' TERM
+            echo start
+            while :; do { read x < '\(s.dir)/gate'; } 2>/dev/null; done
+            """
+        // Never opened for writing: the command waits in the shell itself.
+        mkfifo(s.dir + "/gate", 0o600)
+        var options = PipedPace.Options()
+        options.prefill = Array("1 a\n2 b\n".utf8)
+        options.closeStdin = true
+        let pace = try PipedPace(["--throttle", "1ns", "--replay", "--time-format", "unix", "--kill-after", "1h",
+                                  "--exec", command], options)
+        #expect(pace.readLine() == "start")
+        #expect(pace.send(SIGTERM))
+        #expect(pace.readLine() == "term")
+        // An hour's --kill-after: only the second signal ends it in time.
+        #expect(pace.send(SIGTERM))
+        let (rest, errors, status) = pace.finish()
+        #expect(rest == [])
+        #expect(errors == "")
+        #expect(status == 143)
+        s.expectNoneLeft()
+    }
+
     @Test("usage errors: a modifier without --exec, a bad value", arguments: [
         (["--throttle", "1s", "--jobs", "2"], "'--jobs' only applies with --exec"),
         (["--throttle", "1s", "--exec", "true", "--on-busy", "later"], "invalid value 'later' for '--on-busy' (choose queue, drop or restart)"),
