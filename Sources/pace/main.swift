@@ -125,12 +125,14 @@ func run() -> Int32 {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
                            droppedFD: droppedFD, traceFD: 2, columns: terminalColumns(), pendingSignal: Signals.pendingTermination)
     } else {
-        var clock = SystemLiveClock(inputFD: inputFD, outputFD: 1)
+        // With --exec pace writes nothing to stdout (its commands do): a
+        // reader of stdout going away does not end it.
+        var clock = SystemLiveClock(inputFD: inputFD, outputFD: configuration.exec == nil ? 1 : -1)
         report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
                          droppedFD: droppedFD, pendingSignal: Signals.pendingTermination)
     }
 
-    let status: Int32
+    var status: Int32
     switch report.end {
     case .endOfInput, .brokenPipe:
         status = ExitCode.success
@@ -147,6 +149,9 @@ func run() -> Int32 {
         writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     }
+    // SPEC's precedence: a signal's 130 or 143, then 1 (any error, a command
+    // that could not start included), then 123 (a command failed).
+    if status == ExitCode.success { status = report.commandStatus }
     if let unwritten = report.linesNotWritten {
         writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not written\n")
     }

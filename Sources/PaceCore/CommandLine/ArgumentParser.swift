@@ -257,6 +257,8 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         config.onBadTime = action
     }
 
+    config.exec = try commandOptions(typed)
+
     switch typed.positionals.count {
     case 0: break
     case 1:
@@ -392,6 +394,38 @@ private func burst(_ text: String, for spelling: String) throws(UsageError) -> I
     guard burst > 0 else { throw fail("it must be at least 1") }
     return burst
 }
+
+/// `--exec` and the flags that only apply with it.
+private func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOptions? {
+    guard typed.has(.exec) else {
+        if let modifier = typed.flags.first(where: { [.onBusy, .jobs, .killAfter].contains($0.flag.id) }) {
+            throw UsageError("'\(modifier.spelling)' only applies with --exec")
+        }
+        return nil
+    }
+    // CMD runs as the bytes typed (its text may have replaced invalid UTF-8).
+    var options = CommandOptions(command: typed.valueBytes[.exec]!)
+    if let (_, value) = typed.value(.onBusy) {
+        guard let action = OnBusy(rawValue: value!) else {
+            throw UsageError("invalid value '\(value!)' for '--on-busy' (choose queue, drop or restart)")
+        }
+        options.onBusy = action
+    }
+    if let (_, value) = typed.value(.jobs) {
+        guard let jobs = Int(value!), jobs >= 1, jobs <= maximumJobs else {
+            throw UsageError("invalid value '\(value!)' for '--jobs' (a whole number from 1 to \(maximumJobs))")
+        }
+        options.jobs = jobs
+    }
+    if let (spelling, value) = typed.value(.killAfter) {
+        options.killAfter = try duration(value!, for: spelling)
+    }
+    return options
+}
+
+/// More commands at once than any machine runs usefully; the bound keeps a
+/// typo from asking for billions.
+public let maximumJobs = 100_000
 
 private func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
     guard let n = Int(text), n >= 1 else {

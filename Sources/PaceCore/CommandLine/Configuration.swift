@@ -45,6 +45,8 @@ public struct Configuration: Equatable, Sendable {
     /// The input FILE, as the bytes of its argument, or nil for stdin (`-`
     /// is also stdin).
     public var inputPath: [UInt8]?
+    /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
+    public var exec: CommandOptions?
 
     public init(policy: PolicyKind, window: Nanoseconds) {
         self.policy = policy
@@ -67,6 +69,7 @@ public struct Configuration: Equatable, Sendable {
         trace = false
         marbles = false
         inputPath = nil
+        exec = nil
     }
 }
 

@@ -5,6 +5,7 @@ enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast, limit, rate
     case maxWait, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, count, dropped, record, stats, trace, marbles, help, version
+    case exec, onBusy, jobs, killAfter
 }
 
 struct Flag: Sendable {
@@ -89,6 +90,17 @@ let flagTable: [Flag] = [
     Flag(.marbles, ["--marbles"], .option,
          "After the replay, draw input and output per key as marble diagrams on stderr, scaled to the terminal width (COLUMNS, else 80; first 10000 events).",
          replayOnly: true),
+    Flag(.exec, ["--exec"], value: "command", .option,
+         "Instead of writing each emitted line, run /bin/sh -c <command> with the line on stdin and PACE_LINE, PACE_KEY, PACE_TIME and PACE_COUNT in its environment; at most one command per key at a time. A failed command makes pace exit 123."),
+    Flag(.onBusy, ["--on-busy"], value: "action", .option,
+         "With --exec: what a line does while its key's command runs or waits: queue (run after it), drop (discard the line), or restart (SIGTERM the running command; the newest line runs next).",
+         default: "queue"),
+    Flag(.jobs, ["--jobs"], value: "n", .option,
+         "With --exec: at most <n> commands at once (live; replay runs one at a time).",
+         default: "1"),
+    Flag(.killAfter, ["--kill-after"], value: "duration", .option,
+         "With --exec: a command sent SIGTERM (by restart, or a signal to pace) that still runs after <duration> gets SIGKILL.",
+         default: "5s"),
     Flag(.help, ["-h", "--help"], .info, "Show this help and exit."),
     Flag(.version, ["--version"], .info, "Show the version and exit."),
 ]

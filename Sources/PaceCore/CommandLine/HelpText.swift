@@ -28,6 +28,14 @@ public func helpText(width: Int = 80) -> String {
           Rebuild once a burst of file events has been quiet for 300 ms, per file:
             inotifywait -m -r src | pace --debounce 300ms --key-field 3
 
+          The same, pace running the build; a newer save cancels a stale build:
+            inotifywait -m -r src |
+              pace --debounce 300ms --key-field 3 --exec 'make' --on-busy restart
+
+          Notify at most once a minute per host:
+            tail -F app.log | pace --throttle 1m --key-field host \\
+              --exec 'notify-send "$PACE_KEY" "$PACE_LINE"'
+
           At most one line per host per minute from a log:
             tail -F app.log | pace --throttle 1m --key-field 2
 

@@ -22,6 +22,9 @@ public enum LiveWake: Equatable, Sendable {
     /// stdout's reader went away (a pipe with no reader left): pace can
     /// stop at once instead of at its next write.
     case outputClosed
+    /// `--exec`: the runner's descriptor is readable or its kill deadline
+    /// came.
+    case commandsReady
 }
 
 /// The clock live mode runs on.
@@ -38,9 +41,17 @@ public protocol LiveClock {
     mutating func wait(until deadline: Instant?) -> LiveWake
     /// Input has ended: later waits are for timers (and stdout) only.
     mutating func stopWatchingInput()
+    /// The same, also watching `--exec`'s runner: `.commandsReady` when
+    /// `commandFD` is readable or the monotonic clock reaches
+    /// `commandDeadline`.
+    mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake
 }
 
 extension LiveClock {
     public mutating func stopWatchingInput() {}
+    /// A clock that cannot watch commands (the tests' scripted ones).
+    public mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
+        preconditionFailure("\(Self.self) cannot watch --exec's commands")
+    }
 }
 

@@ -18,7 +18,9 @@
 //   not the kernel's sleep, tells pace to wait; reads are preceded by a
 //   zero-timeout poll. The flags of a shared descriptor are never changed.
 // - A process pace starts inherits the blocked mask: whoever spawns one must
-//   hand it the mask pace was started with (posix_spawnattr_setsigmask).
+//   set the child's mask (posix_spawnattr_setsigmask). `--exec`'s commands
+//   get an empty one (ProcessSpawner), so that the SIGTERM pace sends them
+//   is never held back, whatever mask pace itself was started with.
 // - Where pace checks for signals without waiting (between read batches),
 //   `Signals.deliverPending()` lets pending ones in by unblocking them for a
 //   moment: one sigpending(2) when none is pending.
@@ -371,17 +373,25 @@ public struct SystemLiveClock: LiveClock {
     public mutating func stopWatchingInput() { inputFD = -1 }
 
     public mutating func wait(until deadline: Instant?) -> LiveWake {
+        wait(until: deadline, commandFD: -1, commandDeadline: nil)
+    }
+
+    /// `--exec`'s runner is watched too: its descriptor with the input, its
+    /// kill deadline on the same timerfd (the earlier of the two deadlines).
+    public mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
         var fds = (pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: outputFD, events: 0, revents: 0),
+                   pollfd(fd: commandFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+        let earliest = commandDeadline.map { min($0, deadline ?? $0) } ?? deadline
         var timeout: Nanoseconds?
-        var count = 2
-        if timerFD >= 0 && (deadline == armed || arm(deadline)) {
-            count = 3
+        var count = 3
+        if timerFD >= 0 && (earliest == armed || arm(earliest)) {
+            count = 4
         } else {
             // Relative to a reading taken just now: the wait can only end
             // later than the deadline, never earlier, so no wake-up is wasted.
-            timeout = deadline.map { $0.saturatingDistance(from: monotonicNow()) }
+            timeout = earliest.map { $0.saturatingDistance(from: monotonicNow()) }
         }
         let ready = withUnsafeMutableBytes(of: &fds) { raw in
             platformPoll(UnsafeMutableBufferPointer(rebasing: raw.bindMemory(to: pollfd.self)[..<count]), timeout: timeout)
@@ -393,13 +403,13 @@ public struct SystemLiveClock: LiveClock {
             return errno == EINTR ? .interrupted : .inputReady
         }
         var fired = ready == 0
-        if count == 3 && fds.2.revents != 0 {
+        if count == 4 && fds.3.revents != 0 {
             // Consume the expiry; the next wait sets the timer again, even
             // for the same deadline.
             var expirations: UInt64 = 0
             _ = read(timerFD, &expirations, 8)
             armed = nil
-            fired = deadline.map { monotonicNow() >= $0 } ?? false
+            fired = earliest.map { monotonicNow() >= $0 } ?? false
         }
         // ppoll delivers a pending signal only when it has nothing else to
         // report: with input always ready (a steady stream) or the deadline
@@ -408,9 +418,13 @@ public struct SystemLiveClock: LiveClock {
         let output = Int32(fds.1.revents)
         if output & Int32(POLLNVAL) != 0 { outputFD = -1 }
         if output & (Int32(POLLERR) | Int32(POLLHUP)) != 0 { return .outputClosed }
+        // Before input: a steady stream keeps the input ready, and a command
+        // that exited must not wait for it to pause.
+        if fds.2.revents != 0 || commandDeadline.map({ monotonicNow() >= $0 }) == true { return .commandsReady }
         if fds.0.revents != 0 { return .inputReady }
-        if fired { return .deadline }
+        if fired && deadline != nil && earliest == deadline { return .deadline }
         // Only the POLLNVAL on stdout, or a stale expiry: wait again.
-        return deadline.map { monotonicNow() >= $0 } == true ? .deadline : wait(until: deadline)
+        if deadline.map({ monotonicNow() >= $0 }) == true { return .deadline }
+        return wait(until: deadline, commandFD: commandFD, commandDeadline: commandDeadline)
     }
 }

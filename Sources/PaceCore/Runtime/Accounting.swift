@@ -31,8 +31,19 @@ public struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     }
 
     @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
+        try base.emit(line, at: time, number: number, count: 1)
+    }
+
+    @inline(__always)
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
         try base.emit(line, at: time, count: count)
+    }
+
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber,
+                              count: Int64) throws(OutputError) {
+        try base.emit(line, at: time, number: number, count: count)
     }
 
     @inline(__always)
@@ -65,8 +76,19 @@ public struct WithDropped<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     }
 
     @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
+        try base.emit(line, at: time, number: number)
+    }
+
+    @inline(__always)
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
         try base.emit(line, at: time, count: count)
+    }
+
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber,
+                              count: Int64) throws(OutputError) {
+        try base.emit(line, at: time, number: number, count: count)
     }
 
     @inline(__always)

@@ -36,6 +36,9 @@ public protocol RunMode {
         -> LineReader.Fill
     /// Reads the clock after a wait or a read ended (replay: nothing to do).
     mutating func tick()
+    /// `--exec`'s runner has something to do: the wait returned
+    /// `.commandsReady` (live; see Commands/LiveCommands.swift).
+    mutating func commandsReady() throws(OutputError)
     /// Lines whose timestamp was earlier than the latest (replay).
     var clamped: Int64 { get }
     /// Input has ended; waits from now on are for timers only (live).
@@ -108,6 +111,8 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 case .deadline:
                     mode.tick()
                     try scheduler.advance(to: mode.now)
+                case .commandsReady:
+                    try mode.commandsReady()
                 case .inputReady:
                     // About to wait for input: what is decided goes out first.
                     let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) in
@@ -160,7 +165,7 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     report.passed += 1
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
                     // Outside the policy: it counts 1 (Counted writes it so).
-                    try scheduler.sink.emit(line, at: mode.now)
+                    try scheduler.sink.emit(line, at: mode.now, number: lineNumber)
                 }
             }
         }
@@ -187,6 +192,8 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 case .deadline:
                     mode.tick()
                     try scheduler.advance(to: mode.now)
+                case .commandsReady:
+                    try mode.commandsReady()
                 case .interrupted, .inputReady:
                     continue draining
                 }

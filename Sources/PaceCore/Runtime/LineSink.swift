@@ -35,6 +35,13 @@ public protocol LineSink: ~Copyable {
     mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError)
     /// A line that does not reach the output, at the moment it is discarded.
     mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
+    /// The same, naming the event by its number (its input line): `--exec`'s
+    /// sink reports a failed command by it. Others need not implement it.
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError)
+    /// Both: a line with its number and its `--count` number (`--exec`'s
+    /// sink passes the count on as PACE_COUNT).
+    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber, count: Int64)
+        throws(OutputError)
     /// Writes out what is buffered (at the end of a run).
     mutating func flush() throws(OutputError)
 }
@@ -52,6 +59,17 @@ extension LineSink where Self: ~Copyable {
     public mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {}
     /// A sink that buffers nothing has nothing to write out.
     public mutating func flush() throws(OutputError) {}
+
+    /// Most sinks do not need the event's number.
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
+        try emit(line, at: time)
+    }
+    @inline(__always)
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber, count: Int64)
+        throws(OutputError) {
+        try emit(line, at: time, count: count)
+    }
 }
 
 /// Identifies an event: its input line number (1-based, counting every line),

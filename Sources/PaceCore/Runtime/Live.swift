@@ -76,6 +76,8 @@ struct LiveMode<Clock: LiveClock>: RunMode {
     fileprivate(set) var clock: Clock
     private let timeline: LiveTimeline
     private var record: RecordWriter?
+    /// `--exec`'s runner, watched in the wait.
+    var commands: (any CommandWatch)?
     /// The latest instant read: the time of the last read, of a deadline, or
     /// of the end of input (or of the signal).
     private(set) var now: Instant
@@ -96,8 +98,12 @@ struct LiveMode<Clock: LiveClock>: RunMode {
     }
 
     mutating func wait(until deadline: Instant?) -> LiveWake {
-        clock.wait(until: deadline.map(timeline.monotonic(reaching:)))
+        let due = deadline.map(timeline.monotonic(reaching:))
+        guard let commands else { return clock.wait(until: due) }
+        return clock.wait(until: due, commandFD: commands.readinessFD, commandDeadline: commands.nextDeadline)
     }
+
+    mutating func commandsReady() throws(OutputError) { try commands?.commandsReady() }
 
     mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void)
         -> LineReader.Fill {
@@ -150,6 +156,10 @@ public func runLive(_ configuration: Configuration, clock: inout SystemLiveClock
 public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
                                       outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
                                       pendingSignal: () -> Int32) -> RunReport {
+    if let exec = configuration.exec {
+        return runLiveCommands(exec, configuration, clock: &clock, input: &input, recordFD: recordFD,
+                               pendingSignal: pendingSignal)
+    }
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,
                          droppedFD: droppedFD, pendingSignal: pendingSignal)
@@ -158,11 +168,12 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock cl
 
 /// Live mode onto any sink (tests pass a RecordingSink). The sink must write
 /// through itself. `output` is handed back with everything emitted.
-/// `--trace` writes to `traceFD`.
+/// `--trace` writes to `traceFD`; the wait watches `commands` (`--exec`).
 public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configuration: Configuration, clock: inout Clock,
                                                         input: inout LineReader, output: inout Output,
                                                         recordFD: Int32?, droppedFD: Int32? = nil,
                                                         traceFD: Int32 = 2,
+                                                        commands: (any CommandWatch)? = nil,
                                                         pendingSignal: () -> Int32) -> RunReport {
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
@@ -170,6 +181,7 @@ public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configurat
         return RecordWriter(FileSink(fd: $0, target: target, emitTime: true, flushEachLine: false), target: target)
     }
     var mode = LiveMode(clock: clock, record: record)
+    mode.commands = commands
     let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
     let report = run(configuration, mode: &mode, input: &input, sink: &output, dropped: dropped, traceFD: traceFD,
                      columns: 80, pendingSignal: pendingSignal)

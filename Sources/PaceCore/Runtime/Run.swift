@@ -39,6 +39,12 @@ public struct RunReport: Equatable, Sendable {
 
     /// `--count` was given: `--stats` shows the discards it could not count.
     public var counted = false
+
+    /// `--exec`'s counters.
+    public var commands: CommandStats?
+    /// What `--exec`'s commands add to the exit status: 0, 123 (one failed)
+    /// or 1 (one could not be started).
+    public var commandStatus: Int32 = 0
     public init() {}
 
     /// How a write that failed ends the run; `held` is the scheduler's
@@ -70,7 +76,7 @@ public struct RunReport: Equatable, Sendable {
     public var statsText: String {
         let distinct = scheduler.distinctKeysEstimated ? estimateText(scheduler.distinctKeys)
                                                        : String(scheduler.distinctKeys)
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("events in", String(scheduler.eventsIn)),
             ("emitted", String(scheduler.emitted)),
             ("dropped", String(dropped)),
@@ -80,8 +86,13 @@ public struct RunReport: Equatable, Sendable {
             ("bad-time lines", String(badTime)),
             ("passed through", String(passed)),
             ("empty lines", String(emptyLines)),
-        ] + (reportsBacklog ? [("peak backlog", String(scheduler.peakBacklog))] : [])
-          + (counted ? [("uncounted discards", String(scheduler.uncountedDiscards))] : [])
+        ]
+        if reportsBacklog { rows.append(("peak backlog", String(scheduler.peakBacklog))) }
+        if counted { rows.append(("uncounted discards", String(scheduler.uncountedDiscards))) }
+        if let commands {
+            rows += [("commands run", String(commands.run)), ("commands failed", String(commands.failed)),
+                     ("commands restarted", String(commands.restarted)), ("commands not run", String(commands.notRun))]
+        }
         var text = "pace: stats:\n"
         for (name, value) in rows {
             text += "  " + name + ":" + String(repeating: " ", count: 20 - name.count) + value + "\n"

@@ -111,7 +111,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
             if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try write(line, at: t, slot: slot)
+            try write(line, at: t, slot: slot, number: number)
         }
         if let due = effects.schedule { keys.setTimer(slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -195,7 +195,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
             let time = stamp ?? due
             if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
             writingHeld = true
-            try write(line, at: time, slot: slot)
+            try write(line, at: time, slot: slot, number: emitted)
             writingHeld = false
             held.dropFirst(slot)
         }
@@ -208,11 +208,12 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// Writes an emitted line of `slot`, with its count when the sink shows
     /// counts (which hands out the key's owed discards).
     @inline(__always)
-    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, slot: Int32) throws(OutputError) {
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, slot: Int32,
+                                number: EventNumber) throws(OutputError) {
         if Sink.writesCounts {
-            try sink.emit(line, at: time, count: keys.takeOwed(slot) + 1)
+            try sink.emit(line, at: time, number: number, count: keys.takeOwed(slot) + 1)
         } else {
-            try sink.emit(line, at: time)
+            try sink.emit(line, at: time, number: number)
         }
     }
 

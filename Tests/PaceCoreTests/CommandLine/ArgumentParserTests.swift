@@ -285,6 +285,21 @@ struct ArgumentParserTests {
           --marbles               After the replay, draw input and output per key as
                                   marble diagrams on stderr, scaled to the terminal
                                   width (COLUMNS, else 80; first 10000 events). [replay]
+          --exec <command>        Instead of writing each emitted line, run /bin/sh -c
+                                  <command> with the line on stdin and PACE_LINE,
+                                  PACE_KEY, PACE_TIME and PACE_COUNT in its environment;
+                                  at most one command per key at a time. A failed
+                                  command makes pace exit 123.
+          --on-busy <action>      With --exec: what a line does while its key's command
+                                  runs or waits: queue (run after it), drop (discard the
+                                  line), or restart (SIGTERM the running command; the
+                                  newest line runs next). (default: queue)
+          --jobs <n>              With --exec: at most <n> commands at once (live;
+                                  replay runs one at a time). (default: 1)
+          --kill-after <duration>
+                                  With --exec: a command sent SIGTERM (by restart, or a
+                                  signal to pace) that still runs after <duration> gets
+                                  SIGKILL. (default: 5s)
           -h, --help              Show this help and exit.
           --version               Show the version and exit.
 
@@ -294,6 +309,14 @@ struct ArgumentParserTests {
         EXAMPLES:
           Rebuild once a burst of file events has been quiet for 300 ms, per file:
             inotifywait -m -r src | pace --debounce 300ms --key-field 3
+
+          The same, pace running the build; a newer save cancels a stale build:
+            inotifywait -m -r src |
+              pace --debounce 300ms --key-field 3 --exec 'make' --on-busy restart
+
+          Notify at most once a minute per host:
+            tail -F app.log | pace --throttle 1m --key-field host \\
+              --exec 'notify-send "$PACE_KEY" "$PACE_LINE"'
 
           At most one line per host per minute from a log:
             tail -F app.log | pace --throttle 1m --key-field 2

@@ -40,4 +40,29 @@ struct SystemLiveClockTests {
         #expect(clock.wait(until: clock.monotonicNow() + 10_000_000_000) == .inputReady)
         #expect(clock.wait(until: nil) == .inputReady)
     }
+
+    @Test("--exec's descriptor and kill deadline: .commandsReady, before input that is ready too; the timer's deadline still fires")
+    func watchesCommands() {
+        var input: [Int32] = [0, 0]
+        var commands: [Int32] = [0, 0]
+        #expect(pipe(&input) == 0 && pipe(&commands) == 0)
+        defer { for fd in input + commands { close(fd) } }
+        var clock = SystemLiveClock(inputFD: input[0], outputFD: -1)
+        let far = clock.monotonicNow() + 10_000_000_000
+        // The kill deadline comes first: it ends the wait, not the timer's.
+        let kill = clock.monotonicNow() + 20_000_000
+        #expect(clock.wait(until: far, commandFD: commands[0], commandDeadline: kill) == .commandsReady)
+        #expect(clock.monotonicNow() >= kill)
+        // The timer's deadline comes first: .deadline, at its time.
+        let timer = clock.monotonicNow() + 20_000_000
+        #expect(clock.wait(until: timer, commandFD: commands[0], commandDeadline: far) == .deadline)
+        #expect(clock.monotonicNow() >= timer)
+        // A command exited while input streams: the runner goes first.
+        #expect(write(input[1], "x", 1) == 1)
+        #expect(write(commands[1], "x", 1) == 1)
+        #expect(clock.wait(until: far, commandFD: commands[0], commandDeadline: nil) == .commandsReady)
+        var byte: UInt8 = 0
+        #expect(read(commands[0], &byte, 1) == 1)
+        #expect(clock.wait(until: far, commandFD: commands[0], commandDeadline: nil) == .inputReady)
+    }
 }

@@ -20,6 +20,8 @@ extension ScriptedClock {
         case signal(Int32)
         /// stdout's reader goes away.
         case outputClosed
+        /// `--exec`'s runner has something to do.
+        case commandsReady
     }
 
     /// The signal the loop's `pendingSignal` reports; set by the clock.
@@ -43,6 +45,9 @@ struct ScriptedClock: LiveClock {
     /// Every deadline the loop waited for (nil: no deadline), as offsets
     /// from the start: shows the loop never wakes without a reason.
     private(set) var waits: [Nanoseconds?] = []
+    /// What each wait that watched `--exec`'s runner was given: its
+    /// descriptor, and its kill deadline as an offset from the start.
+    private(set) var commandWaits: [(fd: Int32, deadline: Nanoseconds?)] = []
 
     init(wallAtStart: Instant, monotonicAtStart: Instant = 7_000_000_123, steps: [(at: Nanoseconds, step: Step)],
          lateness: Nanoseconds = 0, inputWriter: Int32) {
@@ -95,7 +100,16 @@ struct ScriptedClock: LiveClock {
             return .interrupted
         case .outputClosed:
             return .outputClosed
+        case .commandsReady:
+            return .commandsReady
         }
+    }
+
+    /// The runner's deadline is recorded, not waited for: the scripted
+    /// steps say when it has something to do.
+    mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
+        commandWaits.append((commandFD, commandDeadline.map { $0 - origin }))
+        return wait(until: deadline)
     }
 }
 

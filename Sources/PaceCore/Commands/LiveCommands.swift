@@ -1,0 +1,97 @@
+// `--exec` in both modes: the entry points that put a CommandSink where
+// stdout's sink would be, and what live mode's wait needs of the runner.
+//
+// Live mode's one wait (LiveClock.wait) watches the runner's readiness
+// descriptor (its epoll set: a command exited, a stdin pipe can take more)
+// and its next kill deadline along with the input and the timers; when
+// either is due it returns `.commandsReady`, and the driver calls
+// `commandsReady()` on the mode, which lets the runner reap, feed, kill and
+// start. At the end of input (or a signal) the driver emits what is pending
+// as ever; then the entry point waits, reading no more input, until every
+// command has exited: SIGINT/SIGTERM shut down there (no new command,
+// SIGTERM to the running ones, SIGKILL after --kill-after), a second signal
+// sends SIGKILL at once.
+
+/// What live mode's wait watches of `--exec`'s runner.
+public protocol CommandWatch: AnyObject {
+    /// Readable when the runner has something to do.
+    var readinessFD: Int32 { get }
+    /// When a kill is due, on the live clock's monotonic clock.
+    var nextDeadline: Instant? { get }
+    /// The descriptor was readable, or the deadline came.
+    func commandsReady() throws(OutputError)
+}
+
+/// The runner, with how to learn of a signal before reaping.
+final class RunnerWatch<Dropped: LineSink>: CommandWatch {
+    let runner: CommandRunner<Dropped>
+    private let pendingSignal: () -> Int32
+
+    init(_ runner: CommandRunner<Dropped>, pendingSignal: @escaping () -> Int32) {
+        self.runner = runner
+        self.pendingSignal = pendingSignal
+    }
+
+    var readinessFD: Int32 { runner.readinessFD }
+    var nextDeadline: Instant? { runner.nextDeadline }
+
+    func commandsReady() throws(OutputError) {
+        // A terminal's Ctrl-C reaches the commands too: shut down before
+        // reaping, so that a command it killed is not a failure.
+        if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown() }
+        try runner.handleReady()
+    }
+}
+
+extension RunMode {
+    /// Replay waits for each command inside its sink: nothing to do here.
+    mutating func commandsReady() throws(OutputError) {}
+}
+
+extension RunReport {
+    /// The end of an `--exec` run: every command waited for, then the
+    /// runner's counters and exit status.
+    mutating func finishCommands<Dropped: LineSink>(_ sink: inout CommandSink<Dropped>) {
+        do throws(OutputError) {
+            try sink.finish()
+        } catch {
+            if end == .endOfInput { end(by: error, held: 0) }
+        }
+        commands = sink.runner.stats
+        commandStatus = sink.runner.exitStatus
+    }
+}
+
+/// Replay with `--exec`: one command at a time, in output order, whatever
+/// `--jobs` and `--on-busy` say.
+func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, defaultYear: Int,
+                       input: inout LineReader, traceFD: Int32, columns: Int,
+                       pendingSignal: () -> Int32) -> RunReport {
+    withoutActuallyEscaping(pendingSignal) { pendingSignal in
+        let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
+                                   dropped: NoDroppedLines())
+        var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+                               pendingSignal: pendingSignal, endNow: { Signals.endNow })
+        var report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink,
+                               traceFD: traceFD, columns: columns, pendingSignal: pendingSignal)
+        report.finishCommands(&sink)
+        return report
+    }
+}
+
+/// Live mode with `--exec`: the commands run while input is read, at most
+/// `--jobs` at once, one per key.
+func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: Configuration,
+                                       clock: inout Clock, input: inout LineReader, recordFD: Int32?,
+                                       pendingSignal: () -> Int32) -> RunReport {
+    withoutActuallyEscaping(pendingSignal) { pendingSignal in
+        let runner = CommandRunner(exec, dropped: NoDroppedLines())
+        var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+                               waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow })
+        var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
+                             commands: RunnerWatch(runner, pendingSignal: pendingSignal),
+                             pendingSignal: pendingSignal)
+        report.finishCommands(&sink)
+        return report
+    }
+}
