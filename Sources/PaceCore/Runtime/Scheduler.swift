@@ -164,7 +164,9 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
 
     /// Fires all timers due at the earliest deadline, in input order of the
     /// events they hold. New timers they set are later (windows are > 0).
-    @inline(__always)
+    // Out of line: it runs once per timer, not per line, and inlined it made
+    // `advance` (called for every line) too large to inline into `send`.
+    @inline(never)
     private mutating func fireBatch(stampedAt stamp: Instant?) throws(OutputError) {
         let due = keys.nextDue!
         let first = keys.popEarliest()
