@@ -16,6 +16,18 @@ public struct NoDroppedLines: LineSink {
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {}
 }
 
+/// `--dropped`'s writer as the runner's sink for the lines it never ran
+/// (none: they go nowhere). Shared with the policy's run, so that replay's
+/// buffered file keeps the order the lines were discarded in.
+public struct DroppedLines: LineSink {
+    public let writer: DroppedWriter?
+    public init(_ writer: DroppedWriter?) { self.writer = writer }
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        try writer?.write(line, at: time)
+    }
+    public func flush() throws(OutputError) { try writer?.flush() }
+}
+
 public struct CommandSink<Dropped: LineSink>: LineSink {
     public let runner: CommandRunner<Dropped>
     /// `--key-field`, to find an emitted line's key again (and show it).
