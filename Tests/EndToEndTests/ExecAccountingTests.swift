@@ -154,4 +154,69 @@ struct ExecAccountingTests {
         #expect(text(c, "stdin") == "1 a\n2 c\n")
         #expect([pid(one), pid(two)].allSatisfy(isGone))
     }
+
+    @Test("--trace, replay: each command's start and end (its status or signal) among the lines' fates")
+    func traceReplay() throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--trace", "--exec",
+                                   "cat > /dev/null; [ \"$PACE_LINE\" != '2 c' ] || exit 3; [ \"$PACE_LINE\" != '4 d' ] || kill -9 $$"],
+                                  stdin: "1 a\n1.5 b\n2 c\n4 d\n")
+        #expect(result == PaceResult(stdout: [], stderr: """
+            pace: trace: line 1: emitted at 1.000000
+            pace: trace: line 1: command started
+            pace: trace: line 1: command exited with status 0
+            pace: trace: line 2: dropped inside the window ending at 2.000000
+            pace: trace: line 3: emitted at 2.000000
+            pace: trace: line 3: command started
+            pace: trace: line 3: command exited with status 3
+            pace: line 3: command exited with status 3
+            pace: trace: line 4: emitted at 4.000000
+            pace: trace: line 4: command started
+            pace: trace: line 4: command killed by signal 9
+            pace: line 4: command killed by signal 9
+
+            """, status: 123))
+    }
+
+    @Test("--trace, live: a restart's SIGTERM, the replaced line not run, a shutdown's SIGTERM and lines not run")
+    func traceLive() throws {
+        let c = try Commands("""
+            trap 'ev term; gate term-$n; exit 1' TERM
+            echo "start $n $$"; gate $n; ev end
+            """)
+        c.makeGates(["1", "3", "term-1", "term-3"])
+        let pace = try PipedPace(["--throttle", "1ns", "--key-field", "2", "--on-busy", "restart", "--kill-after", "1h", "--trace",
+                                  "--exec", c.command])
+        pace.write("1 a\n")
+        let one = pace.readLine()
+        pace.write("2 a\n")
+        #expect(pace.readLine() == "term 1")
+        pace.write("3 a\n")
+        #expect(pace.waitUntilInputDrained())
+        c.release("term-1")
+        let three = pace.readLine()
+        #expect(three?.hasPrefix("start 3 ") == true)
+        // Key b waits for the one slot: SIGTERM leaves it not run.
+        pace.write("4 b\n")
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.readLine() == "term 3")
+        c.release("term-3")
+        let (rest, errors, status) = pace.finish(closingInput: false)
+        #expect(rest == [])
+        #expect(status == 143)
+        // Emission times are the live clock's: only the commands' lines.
+        let commandLines = errors.split(separator: "\n").filter { !$0.contains("emitted at") }
+        #expect(commandLines == [
+            "pace: trace: line 1: command started",
+            "pace: trace: line 1: command sent SIGTERM: restarted by line 2",
+            "pace: trace: line 2: not run: replaced by line 3",
+            "pace: trace: line 1: command exited with status 1",
+            "pace: trace: line 3: command started",
+            "pace: trace: line 4: not run: pace is stopping",
+            "pace: trace: line 3: command sent SIGTERM: pace is stopping",
+            "pace: trace: line 3: command exited with status 1",
+        ])
+        #expect(errors.split(separator: "\n").filter { $0.contains("emitted at") }.count == 4)
+        #expect([pid(one), pid(three)].allSatisfy(isGone))
+    }
 }

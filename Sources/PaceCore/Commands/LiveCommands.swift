@@ -76,7 +76,7 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
         let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
         let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
-                                   dropped: DroppedLines(dropped))
+                                   dropped: DroppedLines(dropped), traceFD: configuration.trace ? traceFD : nil)
         var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                pendingSignal: pendingSignal, endNow: { Signals.endNow })
         var mode = ReplayMode(configuration, defaultYear: defaultYear)
@@ -95,7 +95,8 @@ func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: 
                                        clock: inout Clock, input: inout LineReader, recordFD: Int32?,
                                        droppedFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        let runner = CommandRunner(exec, dropped: DroppedLines(droppedWriter(configuration, fd: droppedFD, live: true)))
+        let runner = CommandRunner(exec, dropped: DroppedLines(droppedWriter(configuration, fd: droppedFD, live: true)),
+                                   traceFD: configuration.trace ? 2 : nil)
         var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow })
         var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
