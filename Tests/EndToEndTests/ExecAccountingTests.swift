@@ -219,4 +219,30 @@ struct ExecAccountingTests {
         #expect(errors.split(separator: "\n").filter { $0.contains("emitted at") }.count == 4)
         #expect([pid(one), pid(three)].allSatisfy(isGone))
     }
+
+    @Test("SIGUSR1: the stats so far count the commands too")
+    func statsSoFar() throws {
+        let c = try Commands("echo \"start $n $$\"; gate $n; ev end")
+        c.makeGates(["1"])
+        let pace = try PipedPace(["--throttle", "1ns", "--on-busy", "drop", "--stats", "--exec", c.command])
+        pace.write("1 a\n")
+        let one = pace.readLine()
+        pace.write("2 a\n")
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.send(SIGUSR1))
+        var soFar: [String] = []
+        while let line = pace.readLine(stderr: true) {
+            if line.hasPrefix("  commands") { soFar.append(line) }
+            if line.hasPrefix("  commands not run:") { break }
+        }
+        #expect(soFar == ["  commands run:        1", "  commands failed:     0", "  commands restarted:  0",
+                          "  commands not run:    1"])
+        c.release("1")
+        #expect(pace.readLine() == "end 1")
+        let (rest, _, status) = pace.finish()
+        #expect(rest == [])
+        #expect(status == 0)
+        #expect(isGone(pid(one)))
+    }
 }
+

@@ -20,6 +20,12 @@ public protocol CommandWatch: AnyObject {
     var nextDeadline: Instant? { get }
     /// The descriptor was readable, or the deadline came.
     func commandsReady() throws(OutputError)
+    /// The counters so far (SIGUSR1's summary).
+    var commandStats: CommandStats? { get }
+}
+
+extension CommandWatch {
+    public var commandStats: CommandStats? { nil }
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -34,6 +40,7 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
 
     var readinessFD: Int32 { runner.readinessFD }
     var nextDeadline: Instant? { runner.nextDeadline }
+    var commandStats: CommandStats? { runner.stats }
 
     func commandsReady() throws(OutputError) {
         // A terminal's Ctrl-C reaches the commands too: shut down before
@@ -46,6 +53,14 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
 extension RunMode {
     /// Replay waits for each command inside its sink: nothing to do here.
     mutating func commandsReady() throws(OutputError) {}
+}
+
+extension LiveMode {
+    var commandStats: CommandStats? { commands?.commandStats }
+}
+
+extension ReplayMode {
+    var commandStats: CommandStats? { commands?.commandStats }
 }
 
 extension RunReport {
@@ -80,6 +95,7 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
         var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                pendingSignal: pendingSignal, endNow: { Signals.endNow })
         var mode = ReplayMode(configuration, defaultYear: defaultYear)
+        mode.commands = RunnerWatch(runner, pendingSignal: pendingSignal)
         var report = run(configuration, mode: &mode, input: &input, sink: &sink, dropped: dropped, traceFD: traceFD,
                          columns: columns, pendingSignal: pendingSignal)
         report.finishCommands(&sink)

@@ -9,6 +9,8 @@ struct ReplayMode: RunMode {
 
     private var timestamps: TimestampReader
     private var clock = VirtualClock()
+    /// `--exec`'s runner, for SIGUSR1's summary (replay waits in the sink).
+    var commands: (any CommandWatch)?
 
     init(_ configuration: Configuration, defaultYear: Int) {
         timestamps = TimestampReader(format: configuration.timeFormat, field: configuration.timeField,
