@@ -244,5 +244,23 @@ struct ExecAccountingTests {
         #expect(status == 0)
         #expect(isGone(pid(one)))
     }
+
+    @Test("a write error on the dropped file: its message, exit 1, once the running command has exited")
+    func droppedWriteError() throws {
+        let c = try Commands("echo \"start $n $$\"; gate $n; ev end")
+        c.makeGates(["1"])
+        let pace = try PipedPace(["--throttle", "1ns", "--on-busy", "drop", "--dropped", "/dev/full",
+                                  "--exec", c.command])
+        pace.write("1 a\n")
+        let one = pace.readLine()
+        pace.write("2 a\n")
+        #expect(pace.waitUntilInputDrained())
+        c.release("1")
+        let (rest, errors, status) = pace.finish()
+        #expect(String(decoding: rest, as: UTF8.self) == "end 1\n")
+        #expect(errors == "pace: /dev/full: No space left on device\n")
+        #expect(status == 1)
+        #expect(isGone(pid(one)))
+    }
 }
 

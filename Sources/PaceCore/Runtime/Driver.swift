@@ -180,7 +180,8 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 if Observer.isActive { scheduler.observer.flush() }
                 let signal = pendingSignal()
                 if Signals.takeStatsRequest() {
-                    report.writeStatsSoFar(scheduler.stats, commands: mode.commandStats, topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+                    report.writeStatsSoFar(scheduler.stats, commands: mode.commandStats,
+                                           topKeys: (scheduler.observer as? RunInsight)?.topKeys())
                 }
                 if signal != 0 {
                     report.end = .signal(signal)
