@@ -12,15 +12,17 @@ import Glibc
 import Testing
 
 /// A scratch directory with the commands' script and their gates.
-private final class Commands {
+final class Commands {
     let dir: String
 
     /// `body` runs with `n` (the line's first word), `ev WORD` (prints
-    /// "WORD n") and `gate NAME` (blocks until the test releases NAME).
+    /// "WORD n"), `gate NAME` (blocks until the test releases NAME) and `d`
+    /// (the scratch directory).
     init(_ body: String) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("pace-live-exec-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let script = """
+            d='\(dir)'
             n=${PACE_LINE%% *}
             ev() { echo "$1 $n"; }
             gate() { { read x < '\(dir)/gate-'"$1"; } 2>/dev/null || :; }
@@ -57,18 +59,18 @@ private final class Commands {
 }
 
 /// The children pace has now (zombies included).
-private func children(of pid: pid_t) -> Set<pid_t> {
+func children(of pid: pid_t) -> Set<pid_t> {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8) else { return [] }
     return Set(text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
 }
 
 /// "start N PID" → PID.
-private func pid(_ line: String?) -> pid_t? {
+func pid(_ line: String?) -> pid_t? {
     line.flatMap { $0.split(separator: " ").last.flatMap { pid_t($0) } }
 }
 
 /// Whether no process `pid` exists any more (reaped, not a zombie).
-private func isGone(_ pid: pid_t?) -> Bool {
+func isGone(_ pid: pid_t?) -> Bool {
     guard let pid else { return false }
     return kill(pid, 0) == -1 && errno == ESRCH
 }

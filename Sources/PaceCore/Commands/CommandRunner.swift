@@ -64,6 +64,9 @@ public final class CommandRunner<Dropped: LineSink> {
     /// Lines discarded here go to it (`--dropped`).
     public private(set) var dropped: Dropped
     private let errorFD: Int32
+    /// `--trace`: where each command's start, end and signals, and each
+    /// line not run, are told (nil: not traced).
+    private let traceFD: Int32?
     private let clock: () -> Instant
     private let epoll: Int32
 
@@ -102,14 +105,16 @@ public final class CommandRunner<Dropped: LineSink> {
     ///   - shell: the shell run as `shell -c CMD` (SPEC: /bin/sh; tests
     ///     name one that does not exist).
     ///   - errorFD: where failures are reported (stderr).
+    ///   - traceFD: `--trace`'s descriptor, if traced.
     ///   - clock: the monotonic clock kill deadlines are on (live mode's
     ///     CLOCK_BOOTTIME, so its wait watches `nextDeadline` as it is).
     public init(_ options: CommandOptions, dropped: Dropped, shell: [UInt8] = Array("/bin/sh".utf8),
-                errorFD: Int32 = 2, clock: (() -> Instant)? = nil) {
+                errorFD: Int32 = 2, traceFD: Int32? = nil, clock: (() -> Instant)? = nil) {
         queue = CommandQueue(jobs: options.jobs, onBusy: options.onBusy, killAfter: options.killAfter)
         spawner = ProcessSpawner(command: options.command, shell: shell)
         self.dropped = dropped
         self.errorFD = errorFD
+        self.traceFD = traceFD
         self.clock = clock ?? { ProcessPlatform.monotonicNow() }
         epoll = ProcessPlatform.epollCreate()
         precondition(epoll >= 0, "CommandRunner: epoll_create1 failed (errno \(errno))")
@@ -161,7 +166,8 @@ public final class CommandRunner<Dropped: LineSink> {
                        lineNumber: EventNumber) throws(OutputError) {
         latestTime = time
         stored[lineNumber] = Stored(line: Array(line), key: Array(key), time: time)
-        try perform(queue.reduce(.submit(lineNumber, key: Array(key), count: count, now: clock())))
+        try perform(queue.reduce(.submit(lineNumber, key: Array(key), count: count, now: clock())),
+                    on: .submitted(lineNumber))
     }
 
     /// No more lines: the waiting ones still run.
@@ -176,7 +182,7 @@ public final class CommandRunner<Dropped: LineSink> {
         latestTime = time
         guard !shutDown else { return }
         shutDown = true
-        try perform(queue.reduce(.shutdown(now: clock())))
+        try perform(queue.reduce(.shutdown(now: clock())), on: .shutdown)
     }
 
     /// `shutdown(at:)` at the latest time given.
@@ -187,7 +193,7 @@ public final class CommandRunner<Dropped: LineSink> {
     public func killAll(at time: Instant) throws(OutputError) {
         latestTime = time
         shutDown = true
-        try perform(queue.reduce(.killAll))
+        try perform(queue.reduce(.killAll), on: .killAll)
     }
 
     /// Whether `shutdown` (or `killAll`) has happened.
@@ -212,7 +218,7 @@ public final class CommandRunner<Dropped: LineSink> {
             }
         }
         if let due = queue.nextKillDeadline, due <= clock() {
-            try perform(queue.reduce(.killTimerFired(now: clock())))
+            try perform(queue.reduce(.killTimerFired(now: clock())), on: .killTimer)
         }
     }
 
@@ -245,7 +251,12 @@ public final class CommandRunner<Dropped: LineSink> {
 
     // MARK: - Effects
 
-    private func perform(_ effects: [CommandEffect<[UInt8]>]) throws(OutputError) {
+    /// What led to the queue's effects (for `--trace`).
+    private enum Occasion {
+        case submitted(EventNumber), shutdown, killAll, killTimer, other
+    }
+
+    private func perform(_ effects: [CommandEffect<[UInt8]>], on occasion: Occasion = .other) throws(OutputError) {
         for effect in effects {
             switch effect {
             case let .start(line, _, count):
@@ -253,12 +264,29 @@ public final class CommandRunner<Dropped: LineSink> {
                     if startFailure == nil { startFailure = (line, errno) }
                     report("pace: line \(line): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
                     try perform(queue.reduce(.couldNotStart(line)))
+                } else if traceFD != nil {
+                    trace(line, "command started")
                 }
             case let .terminate(line):
+                if traceFD != nil, children[line] != nil {
+                    if case let .submitted(later) = occasion {
+                        trace(line, "command sent SIGTERM: restarted by line \(later)")
+                    } else {
+                        trace(line, "command sent SIGTERM: pace is stopping")
+                    }
+                }
                 send(SIGTERM, to: line)
             case let .kill(line):
+                if traceFD != nil, children[line] != nil {
+                    if case .killTimer = occasion {
+                        trace(line, "command sent SIGKILL: still running after --kill-after")
+                    } else {
+                        trace(line, "command sent SIGKILL: pace is stopping at once")
+                    }
+                }
                 send(SIGKILL, to: line)
-            case let .discard(line, _):
+            case let .discard(line, why):
+                if traceFD != nil { trace(line, notRunText(why, occasion)) }
                 if let line = stored.removeValue(forKey: line) {
                     var failure: OutputError?
                     line.line.withUnsafeBytes { bytes in
@@ -270,6 +298,18 @@ public final class CommandRunner<Dropped: LineSink> {
                 // The deadline is `nextDeadline`; the end is `isFinished`.
                 break
             }
+        }
+    }
+
+    /// `--trace`'s words for a line whose command never runs.
+    private func notRunText(_ why: CommandDiscard, _ occasion: Occasion) -> String {
+        switch why {
+        case .busy: return "not run: its key's command is busy (--on-busy drop)"
+        case .replaced:
+            if case let .submitted(later) = occasion { return "not run: replaced by line \(later)" }
+            return "not run: replaced"
+        case .shutdown: return "not run: pace is stopping"
+        case .couldNotStart: return "not run: its command could not be started"
         }
     }
 
@@ -366,6 +406,12 @@ public final class CommandRunner<Dropped: LineSink> {
         ProcessPlatform.epollRemove(epoll, fd: child.pidfd)
         close(child.pidfd)
         children[line] = nil
+        if traceFD != nil {
+            switch ProcessPlatform.exitStatus(status) {
+            case let .exited(code): trace(line, "command exited with status \(code)")
+            case let .signalled(number): trace(line, "command killed by signal \(number)")
+            }
+        }
         if !child.signalled {
             switch ProcessPlatform.exitStatus(status) {
             case .exited(0): break
@@ -378,6 +424,12 @@ public final class CommandRunner<Dropped: LineSink> {
             }
         }
         try perform(queue.reduce(.exited(line)))
+    }
+
+    private func trace(_ line: EventNumber, _ what: String) {
+        guard let traceFD else { return }
+        var text = "pace: trace: line \(line): \(what)\n"
+        text.withUTF8 { try? writeAll(fd: traceFD, UnsafeRawBufferPointer($0), target: "stderr") }
     }
 
     private func report(_ text: String) {

@@ -9,11 +9,16 @@
 // - Live: `emit` only submits; the live wait watches the runner
 //   (LiveCommands.swift), and the end of the run waits for every command.
 
-/// Discards what it is given: `--dropped`'s place until that flag exists.
-public struct NoDroppedLines: LineSink {
-    public init() {}
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {}
+/// `--dropped`'s writer as the runner's sink for the lines it never ran
+/// (none: they go nowhere). Shared with the policy's run, so that replay's
+/// buffered file keeps the order the lines were discarded in.
+public struct DroppedLines: LineSink {
+    public let writer: DroppedWriter?
+    public init(_ writer: DroppedWriter?) { self.writer = writer }
+    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        try writer?.write(line, at: time)
+    }
+    public func flush() throws(OutputError) { try writer?.flush() }
 }
 
 public struct CommandSink<Dropped: LineSink>: LineSink {

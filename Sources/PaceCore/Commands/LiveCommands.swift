@@ -20,6 +20,12 @@ public protocol CommandWatch: AnyObject {
     var nextDeadline: Instant? { get }
     /// The descriptor was readable, or the deadline came.
     func commandsReady() throws(OutputError)
+    /// The counters so far (SIGUSR1's summary).
+    var commandStats: CommandStats? { get }
+}
+
+extension CommandWatch {
+    public var commandStats: CommandStats? { nil }
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -34,6 +40,7 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
 
     var readinessFD: Int32 { runner.readinessFD }
     var nextDeadline: Instant? { runner.nextDeadline }
+    var commandStats: CommandStats? { runner.stats }
 
     func commandsReady() throws(OutputError) {
         // A terminal's Ctrl-C reaches the commands too: shut down before
@@ -48,12 +55,25 @@ extension RunMode {
     mutating func commandsReady() throws(OutputError) {}
 }
 
+extension LiveMode {
+    var commandStats: CommandStats? { commands?.commandStats }
+}
+
+extension ReplayMode {
+    var commandStats: CommandStats? { commands?.commandStats }
+}
+
 extension RunReport {
     /// The end of an `--exec` run: every command waited for, then the
-    /// runner's counters and exit status.
-    mutating func finishCommands<Dropped: LineSink>(_ sink: inout CommandSink<Dropped>) {
+    /// runner's counters and exit status, and `--dropped`'s file written out.
+    mutating func finishCommands(_ sink: inout CommandSink<DroppedLines>) {
         do throws(OutputError) {
             try sink.finish()
+        } catch {
+            if end == .endOfInput { end(by: error, held: 0) }
+        }
+        do throws(OutputError) {
+            try sink.runner.dropped.flush()
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
@@ -63,33 +83,40 @@ extension RunReport {
 }
 
 /// Replay with `--exec`: one command at a time, in output order, whatever
-/// `--jobs` and `--on-busy` say.
+/// `--jobs` and `--on-busy` say. The policy's discards and the lines never
+/// run share one `--dropped` writer (it buffers: one buffer keeps the order).
 func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, defaultYear: Int,
-                       input: inout LineReader, traceFD: Int32, columns: Int,
+                       input: inout LineReader, droppedFD: Int32?, traceFD: Int32, columns: Int,
                        pendingSignal: () -> Int32) -> RunReport {
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
+        let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
         let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
-                                   dropped: NoDroppedLines())
+                                   dropped: DroppedLines(dropped), traceFD: configuration.trace ? traceFD : nil)
         var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                pendingSignal: pendingSignal, endNow: { Signals.endNow })
-        var report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink,
-                               traceFD: traceFD, columns: columns, pendingSignal: pendingSignal)
+        var mode = ReplayMode(configuration, defaultYear: defaultYear)
+        mode.commands = RunnerWatch(runner, pendingSignal: pendingSignal)
+        var report = run(configuration, mode: &mode, input: &input, sink: &sink, dropped: dropped, traceFD: traceFD,
+                         columns: columns, pendingSignal: pendingSignal)
         report.finishCommands(&sink)
         return report
     }
 }
 
 /// Live mode with `--exec`: the commands run while input is read, at most
-/// `--jobs` at once, one per key.
+/// `--jobs` at once, one per key. The runner's `--dropped` writer is its
+/// own: live mode writes each line through at once, so the policy's writer
+/// on the same descriptor keeps the order.
 func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: Configuration,
                                        clock: inout Clock, input: inout LineReader, recordFD: Int32?,
-                                       pendingSignal: () -> Int32) -> RunReport {
+                                       droppedFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        let runner = CommandRunner(exec, dropped: NoDroppedLines())
+        let runner = CommandRunner(exec, dropped: DroppedLines(droppedWriter(configuration, fd: droppedFD, live: true)),
+                                   traceFD: configuration.trace ? 2 : nil)
         var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow })
         var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
-                             commands: RunnerWatch(runner, pendingSignal: pendingSignal),
+                             droppedFD: droppedFD, commands: RunnerWatch(runner, pendingSignal: pendingSignal),
                              pendingSignal: pendingSignal)
         report.finishCommands(&sink)
         return report

@@ -3,9 +3,10 @@
 // LiveClock protocol, so its logic runs in unit tests on a scripted clock that
 // never sleeps; SystemLiveClock is the real one, built once by the executable.
 //
-// The real one, SystemLiveClock, is in Platform/Linux.swift: its wait is
-// ppoll(2), with a nanosecond timeout (poll's milliseconds would have to be
-// rounded up, making every timer up to 1 ms late) and a signal mask swapped in
+// The real one, SystemLiveClock, is in Platform/LinuxLiveClock.swift: its
+// wait is ppoll(2) (Platform/Linux.swift's platformPoll), with a nanosecond
+// timeout (poll's milliseconds would have to be rounded up, making every
+// timer up to 1 ms late) and a signal mask swapped in
 // atomically for the wait, so the handled signals stay blocked everywhere
 // else and one arriving just before the wait is delivered in it (the race
 // between checking a flag and blocking, closed).

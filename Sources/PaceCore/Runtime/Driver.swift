@@ -39,6 +39,8 @@ public protocol RunMode {
     /// `--exec`'s runner has something to do: the wait returned
     /// `.commandsReady` (live; see Commands/LiveCommands.swift).
     mutating func commandsReady() throws(OutputError)
+    /// `--exec`'s counters so far, for SIGUSR1's summary (nil without it).
+    var commandStats: CommandStats? { get }
     /// Lines whose timestamp was earlier than the latest (replay).
     var clamped: Int64 { get }
     /// Input has ended; waits from now on are for timers only (live).
@@ -90,7 +92,7 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // interrupts it.
                 let signal = pendingSignal()
                 if Signals.takeStatsRequest() {
-                    report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped,
+                    report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
                                            topKeys: (scheduler.observer as? RunInsight)?.topKeys())
                 }
                 if signal != 0 {
@@ -178,7 +180,8 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 if Observer.isActive { scheduler.observer.flush() }
                 let signal = pendingSignal()
                 if Signals.takeStatsRequest() {
-                    report.writeStatsSoFar(scheduler.stats, topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+                    report.writeStatsSoFar(scheduler.stats, commands: mode.commandStats,
+                                           topKeys: (scheduler.observer as? RunInsight)?.topKeys())
                 }
                 if signal != 0 {
                     report.end = .signal(signal)

@@ -34,6 +34,9 @@ public struct RunInsight: SchedulerObserver {
     private var traceText: [UInt8] = []
     private let trace: Bool
     private let traceFD: Int32
+    /// `--exec`: each trace line is written at once, so that the runner's
+    /// own (a command started, ended) fall in their place among them.
+    private let flushesEachLine: Bool
     /// `--key-field`, to find an emitted line's key again, and to show keys.
     private let keys: KeyExtractor
     /// `--stats` with `--key-field`: counters per key, exact while they fit
@@ -54,8 +57,9 @@ public struct RunInsight: SchedulerObserver {
     ///   - marbles: record events and emissions for `--marbles`.
     ///   - limit: `--limit`'s bucket, to say why a line is dropped.
     public init(trace: Bool, traceFD: Int32, keyField: FieldSelector?, delimiter: UInt8? = nil,
-                countKeys: Bool, marbles: Bool, limit: CellRate? = nil) {
+                countKeys: Bool, marbles: Bool, limit: CellRate? = nil, flushesEachLine: Bool = false) {
         self.trace = trace
+        self.flushesEachLine = flushesEachLine
         overLimit = limit.map { "over \($0.count) per \(durationText($0.period))" }
         self.traceFD = traceFD
         keys = KeyExtractor(keyField, delimiter: delimiter)
@@ -70,7 +74,8 @@ public struct RunInsight: SchedulerObserver {
         return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField,
                           delimiter: configuration.delimiter,
                           countKeys: countKeys, marbles: configuration.marbles,
-                          limit: configuration.policy == .limit ? configuration.cellRate : nil)
+                          limit: configuration.policy == .limit ? configuration.cellRate : nil,
+                          flushesEachLine: configuration.exec != nil)
     }
 
     // MARK: - SchedulerObserver
@@ -126,7 +131,7 @@ public struct RunInsight: SchedulerObserver {
 
     private mutating func say(_ line: EventNumber, _ fate: String) {
         traceText.append(contentsOf: "pace: trace: line \(line): \(fate)\n".utf8)
-        if traceText.count >= 64 * 1024 { flush() }
+        if flushesEachLine || traceText.count >= 64 * 1024 { flush() }
     }
 
     // MARK: - Results

@@ -158,7 +158,7 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock cl
                                       pendingSignal: () -> Int32) -> RunReport {
     if let exec = configuration.exec {
         return runLiveCommands(exec, configuration, clock: &clock, input: &input, recordFD: recordFD,
-                               pendingSignal: pendingSignal)
+                               droppedFD: droppedFD, pendingSignal: pendingSignal)
     }
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,

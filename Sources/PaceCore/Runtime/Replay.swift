@@ -9,6 +9,8 @@ struct ReplayMode: RunMode {
 
     private var timestamps: TimestampReader
     private var clock = VirtualClock()
+    /// `--exec`'s runner, for SIGUSR1's summary (replay waits in the sink).
+    var commands: (any CommandWatch)?
 
     init(_ configuration: Configuration, defaultYear: Int) {
         timestamps = TimestampReader(format: configuration.timeFormat, field: configuration.timeField,
@@ -54,8 +56,8 @@ public func runReplay(_ configuration: Configuration, defaultYear: Int, input: i
                       outputFD: Int32, droppedFD: Int32? = nil, traceFD: Int32 = 2, columns: Int = 80,
                       pendingSignal: () -> Int32) -> RunReport {
     if let exec = configuration.exec {
-        return runReplayCommands(exec, configuration, defaultYear: defaultYear, input: &input, traceFD: traceFD,
-                                 columns: columns, pendingSignal: pendingSignal)
+        return runReplayCommands(exec, configuration, defaultYear: defaultYear, input: &input, droppedFD: droppedFD,
+                                 traceFD: traceFD, columns: columns, pendingSignal: pendingSignal)
     }
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,

@@ -60,8 +60,10 @@ public struct RunReport: Equatable, Sendable {
     }
 
     /// SIGUSR1: the `--stats` summary of the run so far, on stderr.
-    func writeStatsSoFar(_ stats: SchedulerStats, clamped: Int64 = 0, topKeys: [KeyCount]?) {
+    func writeStatsSoFar(_ stats: SchedulerStats, clamped: Int64 = 0, commands: CommandStats? = nil,
+                         topKeys: [KeyCount]?) {
         var soFar = self
+        soFar.commands = commands
         soFar.scheduler = stats
         soFar.clamped = clamped
         soFar.topKeys = topKeys
