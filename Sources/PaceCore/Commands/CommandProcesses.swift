@@ -1,0 +1,192 @@
+// CommandRunner's side that touches processes: carrying out the queue's
+// effects (start, terminate, kill, discard), writing each line to its
+// command's stdin, reaping exits, and what is reported about them. The
+// runner's state and the driver's view of it are in CommandRunner.swift.
+
+import Glibc
+
+extension CommandRunner {
+    // MARK: - Effects
+
+
+    func perform(_ effects: [CommandEffect<[UInt8]>], on occasion: Occasion = .other) throws(OutputError) {
+        for effect in effects {
+            switch effect {
+            case let .start(line, _, count):
+                if let errno = start(line, count: count) {
+                    if startFailure == nil { startFailure = (line, errno) }
+                    report("pace: line \(line): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
+                    try perform(queue.reduce(.couldNotStart(line)))
+                } else if traceFD != nil {
+                    trace(line, "command started")
+                }
+            case let .terminate(line):
+                if traceFD != nil, children[line] != nil {
+                    if case let .submitted(later) = occasion {
+                        trace(line, "command sent SIGTERM: restarted by line \(later)")
+                    } else {
+                        trace(line, "command sent SIGTERM: pace is stopping")
+                    }
+                }
+                send(SIGTERM, to: line)
+            case let .kill(line):
+                if traceFD != nil, children[line] != nil {
+                    if case .killTimer = occasion {
+                        trace(line, "command sent SIGKILL: still running after --kill-after")
+                    } else {
+                        trace(line, "command sent SIGKILL: pace is stopping at once")
+                    }
+                }
+                send(SIGKILL, to: line)
+            case let .discard(line, why):
+                if traceFD != nil { trace(line, notRunText(why, occasion)) }
+                if let line = stored.removeValue(forKey: line) {
+                    var failure: OutputError?
+                    line.line.withUnsafeBytes { bytes in
+                        do throws(OutputError) { try dropped.emit(bytes, at: latestTime) } catch { failure = error }
+                    }
+                    if let failure { throw failure }
+                }
+            case .armKillTimer, .finished:
+                // The deadline is `nextDeadline`; the end is `isFinished`.
+                break
+            }
+        }
+    }
+
+    /// `--trace`'s words for a line whose command never runs.
+    func notRunText(_ why: CommandDiscard, _ occasion: Occasion) -> String {
+        switch why {
+        case .busy: return "not run: its key's command is busy (--on-busy drop)"
+        case .replaced:
+            if case let .submitted(later) = occasion { return "not run: replaced by line \(later)" }
+            return "not run: replaced"
+        case .shutdown: return "not run: pace is stopping"
+        case .couldNotStart: return "not run: its command could not be started"
+        }
+    }
+
+    func send(_ number: Int32, to line: EventNumber) {
+        guard children[line] != nil else { return }
+        children[line]!.signalled = true
+        ProcessPlatform.signal(children[line]!.pid, number)
+    }
+
+    /// Spawns line `line`'s command; the errno if it could not be started
+    /// (its line then stays stored, for `--dropped`).
+    func start(_ line: EventNumber, count: Int64) -> Int32? {
+        let entry = stored[line]!
+        let pipe = ProcessPlatform.stdinPipe()
+        if pipe.read < 0 { return -pipe.read }
+        var time = [UInt8](repeating: 0, count: maxSecondsLength)
+        let timeLength = time.withUnsafeMutableBytes { formatSeconds(entry.time, into: $0.baseAddress!) }
+        let countText = Array(String(count).utf8)
+        let result = entry.line.withUnsafeBytes { lineBytes in
+            entry.key.withUnsafeBytes { keyBytes in
+                time.withUnsafeBytes { timeBytes in
+                    countText.withUnsafeBytes { countBytes in
+                        spawner.spawn(stdinFD: pipe.read, values: [
+                            lineBytes, keyBytes, UnsafeRawBufferPointer(rebasing: timeBytes[..<timeLength]), countBytes,
+                        ])
+                    }
+                }
+            }
+        }
+        close(pipe.read)
+        let pid: pid_t
+        switch result {
+        case let .success(spawned): pid = spawned
+        case let .failure(error):
+            close(pipe.write)
+            return error.errno
+        }
+        let pidfd = ProcessPlatform.pidfdOpen(pid)
+        if pidfd < 0 {
+            // Started but unwatchable (no pidfd on this kernel, or out of
+            // descriptors): it must not run unowned.
+            close(pipe.write)
+            ProcessPlatform.signal(pid, SIGKILL)
+            ProcessPlatform.reapBlocking(pid)
+            return -pidfd
+        }
+        _ = ProcessPlatform.epollAdd(epoll, fd: pidfd, events: ProcessPlatform.epollIn,
+                                     tag: UInt64(bitPattern: line) << 1)
+        stored[line] = nil
+        var input = entry.line
+        input.append(0x0A)
+        children[line] = Child(pid: pid, pidfd: pidfd, stdinFD: pipe.write, input: input, written: 0)
+        feedInput(line, registered: false)
+        return nil
+    }
+
+    /// Writes what the pipe takes of the command's stdin; closes it when all
+    /// is written or the command stopped reading (EPIPE), else waits for the
+    /// pipe to be writable. A command that never reads cannot stall pace.
+    func feedInput(_ line: EventNumber, registered: Bool = true) {
+        guard var child = children[line], child.stdinFD >= 0 else { return }
+        var done = false
+        while !done && child.written < child.input.count {
+            let result = child.input.withUnsafeBytes {
+                ProcessPlatform.write(child.stdinFD, UnsafeRawBufferPointer(rebasing: $0[child.written...]))
+            }
+            switch result {
+            case let .wrote(n): child.written += n
+            case .full:
+                if !registered {
+                    _ = ProcessPlatform.epollAdd(epoll, fd: child.stdinFD, events: ProcessPlatform.epollOut,
+                                                 tag: UInt64(bitPattern: line) << 1 | 1)
+                }
+                children[line] = child
+                return
+            case .closed: done = true
+            }
+        }
+        closeInput(&child)
+        children[line] = child
+    }
+
+    func closeInput(_ child: inout Child) {
+        guard child.stdinFD >= 0 else { return }
+        ProcessPlatform.epollRemove(epoll, fd: child.stdinFD)
+        close(child.stdinFD)
+        child.stdinFD = -1
+        child.input = []
+    }
+
+    func reapIfExited(_ line: EventNumber) throws(OutputError) {
+        guard var child = children[line], let status = ProcessPlatform.reap(child.pid) else { return }
+        closeInput(&child)
+        ProcessPlatform.epollRemove(epoll, fd: child.pidfd)
+        close(child.pidfd)
+        children[line] = nil
+        if traceFD != nil {
+            switch ProcessPlatform.exitStatus(status) {
+            case let .exited(code): trace(line, "command exited with status \(code)")
+            case let .signalled(number): trace(line, "command killed by signal \(number)")
+            }
+        }
+        if !child.signalled {
+            switch ProcessPlatform.exitStatus(status) {
+            case .exited(0): break
+            case let .exited(code):
+                failed += 1
+                report("pace: line \(line): command exited with status \(code)\n")
+            case let .signalled(number):
+                failed += 1
+                report("pace: line \(line): command killed by signal \(number)\n")
+            }
+        }
+        try perform(queue.reduce(.exited(line)))
+    }
+
+    func trace(_ line: EventNumber, _ what: String) {
+        guard let traceFD else { return }
+        var text = "pace: trace: line \(line): \(what)\n"
+        text.withUTF8 { try? writeAll(fd: traceFD, UnsafeRawBufferPointer($0), target: "stderr") }
+    }
+
+    func report(_ text: String) {
+        var text = text
+        text.withUTF8 { try? writeAll(fd: errorFD, UnsafeRawBufferPointer($0), target: "stderr") }
+    }
+}
