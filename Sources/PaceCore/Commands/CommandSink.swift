@@ -13,8 +13,8 @@
 /// (none: they go nowhere). Shared with the policy's run, so that replay's
 /// buffered file keeps the order the lines were discarded in.
 public struct DroppedLines: LineSink {
-    public let writer: DroppedWriter?
-    public init(_ writer: DroppedWriter?) { self.writer = writer }
+    public let writer: FileWriter?
+    public init(_ writer: FileWriter?) { self.writer = writer }
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         try writer?.write(line, at: time)
     }

@@ -4,9 +4,9 @@
 // scheduler's accounting compiles away:
 //
 //   Counted<Base>       writes each line with its count (`--count`)
-//   WithDropped<Base>   sends each discarded line to a DroppedWriter
+//   WithDropped<Base>   sends each discarded line to a FileWriter
 //
-// The DroppedWriter is a plain value with one owner. A sink that discards
+// The FileWriter is a plain value with one owner. A sink that discards
 // lines of its own (`--exec`'s "never ran") can own one instead of being
 // wrapped, and write to it the same way.
 
@@ -57,9 +57,9 @@ public struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 /// `--dropped FILE`: the lines the run discards go to `dropped`.
 public struct WithDropped<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     public var base: Base
-    public var dropped: DroppedWriter
+    public var dropped: FileWriter
 
-    public init(_ base: consuming Base, dropped: DroppedWriter) {
+    public init(_ base: consuming Base, dropped: FileWriter) {
         self.base = base
         self.dropped = dropped
     }
@@ -103,49 +103,5 @@ public struct WithDropped<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
         do throws(OutputError) { try dropped.flush() } catch { failure = error }
         do throws(OutputError) { try base.flush() } catch { if failure == nil { failure = error } }
         if let failure { throw failure }
-    }
-}
-
-/// The `--dropped` file: each line as read and `\n`, after its discard time
-/// and a TAB with `--emit-time`; flushed per line in live mode. Its failures
-/// name the file, and a FIFO whose reader left is an error (EPIPE), not the
-/// quiet end a closed stdout is.
-/// A class: it owns its (noncopyable) sink, and the run holds the one
-/// reference to it.
-public final class DroppedWriter {
-    private var sink: FileSink
-    private let target: String
-    /// The error that ended writing, so the error path does not retry it.
-    public private(set) var failure: OutputError?
-
-    /// - Parameters:
-    ///   - target: the file's name, for messages.
-    ///   - emitTime: prefix each line with its discard time and a TAB.
-    ///   - flushEachLine: live mode.
-    public init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool) {
-        sink = FileSink(fd: fd, target: target, emitTime: emitTime, flushEachLine: flushEachLine)
-        self.target = target
-    }
-
-    @inline(__always)
-    public func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        do throws(OutputError) { try sink.emit(line, at: time) } catch { throw fail(error) }
-    }
-
-    public func flush() throws(OutputError) {
-        guard failure == nil else { return }
-        do throws(OutputError) { try sink.flush() } catch { throw fail(error) }
-    }
-
-    private func fail(_ error: OutputError) -> OutputError {
-        let named: OutputError
-        switch error {
-        case .brokenPipe: named = .failed(target: target, errno: EPIPE)
-        case .failed: named = error
-        // Lines not written counts what stdout did not get.
-        case .interrupted: named = .interrupted(linesNotWritten: 0)
-        }
-        failure = named
-        return named
     }
 }

@@ -75,14 +75,14 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 
     fileprivate(set) var clock: Clock
     private let timeline: LiveTimeline
-    private var record: RecordWriter?
+    private var record: FileWriter?
     /// `--exec`'s runner, watched in the wait.
     var commands: (any CommandWatch)?
     /// The latest instant read: the time of the last read, of a deadline, or
     /// of the end of input (or of the signal).
     private(set) var now: Instant
 
-    init(clock: Clock, record: RecordWriter?) {
+    init(clock: Clock, record: FileWriter?) {
         self.clock = clock
         self.record = record
         timeline = LiveTimeline(wallAtStart: self.clock.wallClockNow(), monotonicAtStart: self.clock.monotonicNow())
@@ -178,7 +178,7 @@ public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configurat
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
         let target = configuration.recordPath.map { String(decoding: $0, as: UTF8.self) } ?? "record"
-        return RecordWriter(FileSink(fd: $0, target: target, emitTime: true, flushEachLine: false), target: target)
+        return FileWriter(fd: $0, target: target, emitTime: true, flushEachLine: false)
     }
     var mode = LiveMode(clock: clock, record: record)
     mode.commands = commands
@@ -187,44 +187,4 @@ public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configurat
                      columns: 80, pendingSignal: pendingSignal)
     clock = mode.clock
     return report
-}
-
-/// `--record`'s writer: every line read, as `<seconds>TAB<line>`, written per
-/// read batch. Its failures name the record file; a FIFO whose reader left is
-/// an error too (EPIPE), not the quiet end a closed stdout is.
-/// A class: it owns its (noncopyable) sink, and live mode, a plain value,
-/// holds the one reference to it.
-final class RecordWriter {
-    private var sink: FileSink
-    private let target: String
-    /// The error that ended recording, so the error path does not retry it.
-    private(set) var failure: OutputError?
-
-    init(_ sink: consuming FileSink, target: String) {
-        self.sink = sink
-        self.target = target
-    }
-
-    @inline(__always)
-    func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        do throws(OutputError) { try sink.emit(line, at: time) } catch { throw fail(error) }
-    }
-
-    func flush() throws(OutputError) {
-        do throws(OutputError) { try sink.flush() } catch { throw fail(error) }
-    }
-
-    private func fail(_ error: OutputError) -> OutputError {
-        let named: OutputError
-        switch error {
-        case .brokenPipe: named = .failed(target: target, errno: EPIPE)
-        case .failed: named = error
-        // Lines not written counts what stdout did not get (live mode
-        // flushes stdout per line: the pending lines).
-        case .interrupted: named = .interrupted(linesNotWritten: 0)
-        }
-        failure = named
-        return named
-    }
-
 }

@@ -11,7 +11,7 @@
 /// end).
 func run<Mode: RunMode, Sink: LineSink & ~Copyable>(
     _ configuration: Configuration, mode: inout Mode, input: inout LineReader, sink: inout Sink,
-    dropped: DroppedWriter? = nil, traceFD: Int32, columns: Int, pendingSignal: () -> Int32
+    dropped: FileWriter? = nil, traceFD: Int32, columns: Int, pendingSignal: () -> Int32
 ) -> RunReport {
     let window = configuration.window
     var run = Run(configuration: configuration, traceFD: traceFD, columns: columns, dropped: dropped)
@@ -38,7 +38,7 @@ private struct Run {
     let configuration: Configuration
     let traceFD: Int32
     let columns: Int
-    let dropped: DroppedWriter?
+    let dropped: FileWriter?
 
     /// One state, or one per key.
     mutating func keyed<P: Policy, Mode: RunMode, Sink: LineSink & ~Copyable>(

@@ -80,8 +80,8 @@ public func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration
 
 /// `--dropped`'s writer onto `fd`, if there is one; named as text (main puts
 /// the file name's own bytes back).
-func droppedWriter(_ configuration: Configuration, fd: Int32?, live: Bool) -> DroppedWriter? {
+func droppedWriter(_ configuration: Configuration, fd: Int32?, live: Bool) -> FileWriter? {
     guard let fd else { return nil }
     let target = configuration.droppedPath.map { String(decoding: $0, as: UTF8.self) } ?? "dropped"
-    return DroppedWriter(fd: fd, target: target, emitTime: configuration.emitTime, flushEachLine: live)
+    return FileWriter(fd: fd, target: target, emitTime: configuration.emitTime, flushEachLine: live)
 }

@@ -1,0 +1,47 @@
+// The output files other than stdout: `--record` and `--dropped`. Each is a
+// FileSink whose failures name the file, and for which a FIFO whose reader
+// left is an error (EPIPE), not the quiet end a closed stdout is.
+
+import Glibc
+
+/// `--record`'s or `--dropped`'s file. A class: it owns its (noncopyable)
+/// sink, and the run holds the one reference to it.
+public final class FileWriter {
+    private var sink: FileSink
+    private let target: String
+    /// The error that ended writing, so the error path does not retry it.
+    public private(set) var failure: OutputError?
+
+    /// - Parameters:
+    ///   - target: the file's name, for messages.
+    ///   - emitTime: prefix each line with its time and a TAB (always for
+    ///     `--record`; with `--emit-time`, the discard time, for `--dropped`).
+    ///   - flushEachLine: write each line through (`--dropped` in live mode;
+    ///     the record file is written per read instead).
+    public init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool) {
+        sink = FileSink(fd: fd, target: target, emitTime: emitTime, flushEachLine: flushEachLine)
+        self.target = target
+    }
+
+    @inline(__always)
+    public func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        do throws(OutputError) { try sink.emit(line, at: time) } catch { throw fail(error) }
+    }
+
+    public func flush() throws(OutputError) {
+        guard failure == nil else { return }
+        do throws(OutputError) { try sink.flush() } catch { throw fail(error) }
+    }
+
+    private func fail(_ error: OutputError) -> OutputError {
+        let named: OutputError
+        switch error {
+        case .brokenPipe: named = .failed(target: target, errno: EPIPE)
+        case .failed: named = error
+        // Lines not written counts what stdout did not get.
+        case .interrupted: named = .interrupted(linesNotWritten: 0)
+        }
+        failure = named
+        return named
+    }
+}
