@@ -190,13 +190,7 @@ struct HeldLines: ~Copyable {
     }
 
     private mutating func grow(toInclude slot: Int) {
-        let newAllocated = max(allocated * 2, slot + 1)
-        let bigger = UnsafeMutablePointer<Record>.allocate(capacity: newAllocated)
-        bigger.moveInitialize(from: records, count: allocated)
-        (bigger + allocated).initialize(repeating: Record(), count: newAllocated - allocated)
-        records.deallocate()
-        records = bigger
-        allocated = newAllocated
+        growRecords(&records, allocated: &allocated, toInclude: slot, empty: Record())
     }
 }
 

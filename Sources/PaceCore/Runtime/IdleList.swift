@@ -67,12 +67,6 @@ struct IdleList: ~Copyable {
     }
 
     private mutating func grow(toInclude slot: Int) {
-        let newAllocated = max(allocated * 2, slot + 1)
-        let bigger = UnsafeMutablePointer<(previous: Int32, next: Int32)>.allocate(capacity: newAllocated)
-        bigger.moveInitialize(from: links, count: allocated)
-        (bigger + allocated).initialize(repeating: (Self.notIdle, -1), count: newAllocated - allocated)
-        links.deallocate()
-        links = bigger
-        allocated = newAllocated
+        growRecords(&links, allocated: &allocated, toInclude: slot, empty: (Self.notIdle, -1))
     }
 }
