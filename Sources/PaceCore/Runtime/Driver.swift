@@ -84,7 +84,15 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // and overwrites.
                 scheduler.keepBorrowedLines()
                 try mode.caughtUp()
-                if ending { break reading }
+                if ending {
+                    // Live end of input under a shaper (`--rate`): its held
+                    // events keep their pace, so the loop goes on waiting,
+                    // for timers only, until none is held; a signal, or
+                    // stdout's reader going away, ends that as it ends input.
+                    guard Mode.emitsPendingAtOnce && P.keepsPaceAfterInput && report.end == .endOfInput
+                        && scheduler.heldEvents > 0 else { break reading }
+                    mode.inputEnded()
+                }
                 if Mode.emitsPendingAtOnce { try scheduler.advance(to: mode.now) }
                 if Observer.isActive { scheduler.observer.flush() }
                 // A signal that came while lines were being handled is seen
@@ -168,37 +176,6 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
                     // Outside the policy: it counts 1 (Counted writes it so).
                     try scheduler.sink.emit(line, at: mode.now, number: lineNumber)
-                }
-            }
-        }
-        // Live end of input under a shaper (`--rate`): its waiting events
-        // keep their pace, then pace exits; a signal, or stdout's reader
-        // going away, ends that as it ends input.
-        if Mode.emitsPendingAtOnce && P.keepsPaceAfterInput && report.end == .endOfInput {
-            mode.inputEnded()
-            draining: while scheduler.heldEvents > 0 {
-                if Observer.isActive { scheduler.observer.flush() }
-                let signal = pendingSignal()
-                if Signals.takeStatsRequest() {
-                    report.writeStatsSoFar(scheduler.stats, commands: mode.commandStats,
-                                           topKeys: (scheduler.observer as? RunInsight)?.topKeys())
-                }
-                if signal != 0 {
-                    report.end = .signal(signal)
-                    mode.tick()
-                    break draining
-                }
-                switch mode.wait(until: scheduler.nextDeadline) {
-                case .outputClosed:
-                    report.end = .brokenPipe
-                    break draining
-                case .deadline:
-                    mode.tick()
-                    try scheduler.advance(to: mode.now)
-                case .commandsReady:
-                    try mode.commandsReady()
-                case .interrupted, .inputReady:
-                    continue draining
                 }
             }
         }
