@@ -101,8 +101,23 @@ public struct FileSink: LineSink, ~Copyable {
         port.close()
     }
 
+    /// The common case inline: a bare line that fits the buffer, in replay.
+    /// Everything else (a time prefix, a full buffer, a write per line) is
+    /// out of line, so that the few instructions of the copy are all a
+    /// scheduler that emits most of its lines pays for each.
     @inline(__always)
     public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        if !emitTime && !flushEachLine && line.count < capacity &- used {
+            if line.count > 0 { copyBytes(to: buffer + used, from: line.baseAddress!, count: line.count) }
+            buffer.storeBytes(of: 0x0A, toByteOffset: used &+ line.count, as: UInt8.self)
+            used &+= line.count &+ 1
+            return
+        }
+        try emitSlowly(line, at: time)
+    }
+
+    @inline(never)
+    private mutating func emitSlowly(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         if emitTime {
             if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
             used += formatSeconds(time, into: buffer + used)
@@ -165,6 +180,44 @@ public struct FileSink: LineSink, ~Copyable {
         } catch {
             if case let .interrupted(count) = error { throw .interrupted(linesNotWritten: count + 1) }
             throw error
+        }
+    }
+}
+
+/// Copies `count` bytes between two regions that do not overlap. A line of
+/// up to 128 bytes is copied inline, in 16-byte words (the last one
+/// overlapping the one before), never reading or writing outside the two
+/// regions: for lines of log size the call to memmove through the PLT cost
+/// more than the copy did, and a run that writes most of its lines paid it
+/// for each.
+@inline(__always)
+func copyBytes(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count n: Int) {
+    typealias Word = SIMD16<UInt8>
+    if n >= 16 {
+        guard n <= 128 else {
+            target.copyMemory(from: source, byteCount: n)
+            return
+        }
+        var i = 0
+        while i &+ 16 < n {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: i, as: Word.self), toByteOffset: i, as: Word.self)
+            i &+= 16
+        }
+        target.storeBytes(of: source.loadUnaligned(fromByteOffset: n &- 16, as: Word.self), toByteOffset: n &- 16,
+                          as: Word.self)
+    } else if n >= 8 {
+        let head = source.loadUnaligned(as: UInt64.self), tail = source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        target.storeBytes(of: head, as: UInt64.self)
+        target.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
+    } else if n >= 4 {
+        let head = source.loadUnaligned(as: UInt32.self), tail = source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        target.storeBytes(of: head, as: UInt32.self)
+        target.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+    } else {
+        var i = 0
+        while i < n {
+            target.storeBytes(of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self)
+            i &+= 1
         }
     }
 }
