@@ -6,11 +6,11 @@
 // max(A, t) + I; a dropped event leaves A as it was.
 //
 // The bucket is full again at ceil(A): from then on the key behaves as a new
-// one, so a timer is set for that instant and firing it forgets A, the way
-// ThrottleFirst's timer closes its window. It emits nothing. The timer is set
-// when the bucket starts refilling and not moved by the lines that pass
-// after: when it fires before the bucket is full, it is set again for the A
-// of then. With N = 1 and
+// one, so the key's timer is kept at that instant and firing it forgets A, the
+// way ThrottleFirst's timer closes its window. It emits nothing. Every line
+// that passes moves the timer on to its new A: a move is one step down the
+// timer heap, where a timer left behind fired early and was set again (an
+// extra pass through the scheduler for nearly every burst). With N = 1 and
 // B = 1, A is the last emission's t + D and this is ThrottleFirst exactly.
 
 public struct Limit<Payload: Equatable>: Policy {
@@ -39,23 +39,17 @@ public struct Limit<Payload: Equatable>: Policy {
 
         case let (.refilling(arrival), .event(event, t)):
             guard rate.hasToken(at: t, arrival: arrival) else { return Effects(discarded: event) }
-            // The timer stays where it is (at an earlier A): moving it on
-            // every line that passes cost a heap update each, a fifth of a
-            // keyed run. When it fires early it moves on to the A of then.
-            state = .refilling(arrival: rate.taking(at: t, from: arrival))
-            return Effects(emit: event)
+            let later = rate.taking(at: t, from: arrival)
+            state = .refilling(arrival: later)
+            return Effects(emit: event, schedule: later.instant)
 
         case let (.refilling(arrival), .timerFired(due)):
-            if arrival.ceiling <= Int128(due.nanoseconds) {
-                state = .full
-                return .becameIdle
-            }
-            // Lines passed since the timer was set: the bucket is full at
-            // the later A. Only an A past the last representable instant
-            // is not full by its (pinned) timer; the key then stays as it
-            // is, unscheduled.
-            let full = arrival.instant
-            return full > due ? Effects(schedule: full) : .none
+            // The timer is at ceil(A), so the bucket is full: unless A lies
+            // past the last representable instant, where the timer is
+            // pinned; the key then stays as it is, unscheduled.
+            guard arrival.ceiling <= Int128(due.nanoseconds) else { return .none }
+            state = .full
+            return .becameIdle
 
         case (.full, .timerFired):
             preconditionFailure("Limit: timer fired in state full")
