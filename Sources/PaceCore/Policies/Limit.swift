@@ -44,12 +44,16 @@ public struct Limit<Payload: Equatable>: Policy {
             return Effects(emit: event, schedule: later.instant)
 
         case let (.refilling(arrival), .timerFired(due)):
-            // The timer is at ceil(A), so the bucket is full: unless A lies
-            // past the last representable instant, where the timer is
-            // pinned; the key then stays as it is, unscheduled.
-            guard arrival.ceiling <= Int128(due.nanoseconds) else { return .none }
-            state = .full
-            return .becameIdle
+            if arrival.ceiling <= Int128(due.nanoseconds) {
+                state = .full
+                return .becameIdle
+            }
+            // The runtime fires the timer at ceil(A), where it was set, so
+            // only an A past the last representable instant (its timer
+            // pinned there) is not full yet: the key then stays as it is,
+            // unscheduled. A timer that fired earlier than A is set again.
+            let full = arrival.instant
+            return full > due ? Effects(schedule: full) : .none
 
         case (.full, .timerFired):
             preconditionFailure("Limit: timer fired in state full")

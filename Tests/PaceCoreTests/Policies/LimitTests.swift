@@ -168,6 +168,10 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         // bucket would have been full without line 4, to 10.
         #expect(policy.reduce(into: &state, .event(4, at: 4)) == Effects(emit: 4, schedule: 10))
         #expect(state == .refilling(arrival: ExactInstant(10)))
+        // A timer fired before A (the runtime never does) is set again.
+        var early = state
+        #expect(policy.reduce(into: &early, .timerFired(at: 7)) == Effects(schedule: 10))
+        #expect(early == state)
         #expect(policy.reduce(into: &state, .timerFired(at: 10)) == Effects(idle: true))
         #expect(state == .full)
     }
