@@ -245,6 +245,39 @@ struct ExecAccountingTests {
         #expect(isGone(pid(one)))
     }
 
+    @Test("SIGUSR1 while pace waits for the last command after end of input: the stats so far")
+    func statsSoFarAfterInput() throws {
+        let c = try Commands("echo \"start $n $$\"; gate $n; ev end")
+        c.makeGates(["1"])
+        // The debounce holds line 1 until input ends, which emits it at
+        // once: its command starting says pace has left its input loop.
+        let pace = try PipedPace(["--debounce", "1h", "--stats", "--exec", c.command])
+        pace.write("1 a\n")
+        pace.closeInput()
+        let one = pace.readLine()
+        #expect(one?.hasPrefix("start 1 ") == true)
+        #expect(pace.send(SIGUSR1))
+        var soFar: [String] = []
+        while let line = pace.readLine(stderr: true) {
+            soFar.append(line)
+            if line.hasPrefix("  commands not run:") { break }
+        }
+        let summary = ["pace: stats:", "  events in:           1", "  emitted:             1", "  dropped:             0",
+                       "  distinct keys:       1", "  peak active keys:    1", "  clamped timestamps:  0",
+                       "  bad-time lines:      0", "  passed through:      0", "  empty lines:         0",
+                       "  commands run:        1", "  commands failed:     0", "  commands restarted:  0",
+                       "  commands not run:    0"]
+        #expect(soFar == summary)
+        c.release("1")
+        #expect(pace.readLine() == "end 1")
+        let (rest, errors, status) = pace.finish(closingInput: false)
+        #expect(rest == [])
+        #expect(status == 0)
+        // The summary at exit, once.
+        #expect(errors.split(separator: "\n").map(String.init) == summary)
+        #expect(isGone(pid(one)))
+    }
+
     @Test("a write error on the dropped file: its message, exit 1, once the running command has exited")
     func droppedWriteError() throws {
         let c = try Commands("echo \"start $n $$\"; gate $n; ev end")

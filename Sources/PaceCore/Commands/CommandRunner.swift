@@ -233,7 +233,8 @@ public final class CommandRunner<Dropped: LineSink> {
     /// check ends the wait: then pace shuts down (`shutdown(at:)`) and waits
     /// for the commands to go. Once `endNow` (a second signal) says so,
     /// every command still running gets SIGKILL at once.
-    public func waitUntilIdle(pendingSignal: () -> Int32, endNow: () -> Bool = { false }) throws(OutputError) {
+    public func waitUntilIdle(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
+                              answerStatsRequest: () -> Void = {}) throws(OutputError) {
         while !isIdle {
             if !shutDown && pendingSignal() != 0 { try shutdown(at: latestTime) }
             if shutDown && !killedAll && endNow() {
@@ -241,6 +242,8 @@ public final class CommandRunner<Dropped: LineSink> {
                 try killAll(at: latestTime)
             }
             ProcessPlatform.waitReadable(epoll, until: killedAll ? nil : queue.nextKillDeadline)
+            // The wait is where a SIGUSR1 is delivered.
+            answerStatsRequest()
             // Before reaping: a terminal's Ctrl-C reaches the command too, and
             // a command that died of it is pace's shutdown, not a failure.
             if !shutDown && pendingSignal() != 0 { try shutdown(at: latestTime) }
@@ -248,10 +251,13 @@ public final class CommandRunner<Dropped: LineSink> {
         }
     }
 
-    /// End of input, then every command run and waited for.
-    public func finish(pendingSignal: () -> Int32, endNow: () -> Bool = { false }) throws(OutputError) {
+    /// End of input, then every command run and waited for; a SIGUSR1
+    /// meanwhile is answered by `answerStatsRequest` (the driver, which
+    /// answers it while input is read, is done by then).
+    public func finish(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
+                       answerStatsRequest: () -> Void = {}) throws(OutputError) {
         endOfInput()
-        try waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow)
+        try waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow, answerStatsRequest: answerStatsRequest)
     }
 
 }

@@ -74,8 +74,9 @@ public struct CommandSink<Dropped: LineSink>: LineSink {
     }
 
     /// End of the run: every command run and waited for (a signal shuts
-    /// down first). The entry points call it after the driver is done.
-    public mutating func finish() throws(OutputError) {
-        try runner.finish(pendingSignal: pendingSignal, endNow: endNow)
+    /// down first), SIGUSR1 answered by `answerStatsRequest`. The entry
+    /// points call it after the driver is done.
+    public mutating func finish(answerStatsRequest: () -> Void = {}) throws(OutputError) {
+        try runner.finish(pendingSignal: pendingSignal, endNow: endNow, answerStatsRequest: answerStatsRequest)
     }
 }

@@ -10,7 +10,7 @@
 // as ever; then the entry point waits, reading no more input, until every
 // command has exited: SIGINT/SIGTERM shut down there (no new command,
 // SIGTERM to the running ones, SIGKILL after --kill-after), a second signal
-// sends SIGKILL at once.
+// sends SIGKILL at once, and SIGUSR1 prints the summary so far.
 
 /// What live mode's wait watches of `--exec`'s runner.
 public protocol CommandWatch: AnyObject {
@@ -67,8 +67,16 @@ extension RunReport {
     /// The end of an `--exec` run: every command waited for, then the
     /// runner's counters and exit status, and `--dropped`'s file written out.
     mutating func finishCommands(_ sink: inout CommandSink<DroppedLines>) {
+        // The driver is done: a SIGUSR1 while the last commands run gets
+        // its final counters, with the commands' so far.
+        let soFar = self, runner = sink.runner
+        let answer = {
+            guard Signals.takeStatsRequest() else { return }
+            soFar.writeStatsSoFar(soFar.scheduler, clamped: soFar.clamped, commands: runner.stats,
+                                  topKeys: soFar.topKeys)
+        }
         do throws(OutputError) {
-            try sink.finish()
+            try sink.finish(answerStatsRequest: answer)
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
