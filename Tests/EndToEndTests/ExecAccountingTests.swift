@@ -278,6 +278,33 @@ struct ExecAccountingTests {
         #expect(isGone(pid(one)))
     }
 
+    @Test("replay: SIGUSR1 while the run-on's last command runs is answered once it has exited")
+    func statsSoFarInReplayRunOn() throws {
+        let c = try Commands("echo \"start $n $$\"; gate $n; ev end")
+        c.makeGates(["1700000000"])
+        // The line is emitted by the run-on after end of input, past the
+        // driver's last look at SIGUSR1; no --stats, so a summary is the
+        // signal's.
+        let pace = try PipedPace(["--replay", "--debounce", "1h", "--exec", c.command])
+        pace.write("1700000000 a\n")
+        pace.closeInput()
+        let one = pace.readLine()
+        #expect(one?.hasPrefix("start 1700000000 ") == true)
+        #expect(pace.send(SIGUSR1))
+        c.release("1700000000")
+        #expect(pace.readLine() == "end 1700000000")
+        let (rest, errors, status) = pace.finish(closingInput: false)
+        #expect(rest == [])
+        #expect(status == 0)
+        #expect(errors.split(separator: "\n").map(String.init) == [
+            "pace: stats:", "  events in:           1", "  emitted:             1", "  dropped:             0",
+            "  distinct keys:       1", "  peak active keys:    1", "  clamped timestamps:  0",
+            "  bad-time lines:      0", "  passed through:      0", "  empty lines:         0",
+            "  commands run:        1", "  commands failed:     0", "  commands restarted:  0",
+            "  commands not run:    0"])
+        #expect(isGone(pid(one)))
+    }
+
     @Test("a write error on the dropped file: its message, exit 1, once the running command has exited")
     func droppedWriteError() throws {
         let c = try Commands("echo \"start $n $$\"; gate $n; ev end")

@@ -80,6 +80,9 @@ extension RunReport {
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
+        // One that came while replay's run-on waited for a command (the
+        // driver looks only between lines): answered now, late but not lost.
+        answer()
         do throws(OutputError) {
             try sink.runner.dropped.flush()
         } catch {
