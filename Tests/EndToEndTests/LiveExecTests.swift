@@ -329,4 +329,36 @@ struct LiveExecTests {
         #expect(status == 123)
         #expect([one, two, three].allSatisfy(isGone))
     }
+
+    @Test("a signal while the last command runs: the waiting line it discards carries the time pace saw the signal")
+    func discardsCarryTheSignalsTime() throws {
+        let c = try Commands("""
+            trap 'ev term; exit 0' TERM
+            echo "start $n $PACE_TIME"
+            gate $n
+            """)
+        c.makeGates(["1"])
+        let dropped = c.dir + "/dropped"
+        let pace = try PipedPace(["--throttle", "1ns", "--dropped", dropped, "--emit-time", "--exec", c.command])
+        pace.write("1 a\n")
+        let start = pace.readLine()
+        pace.write("2 a\n")
+        #expect(pace.waitUntilInputDrained())
+        pace.closeInput()
+        // Line 2 waits for line 1's command. The pause puts time between
+        // its submission and the signal: the condition under test, not a
+        // wait for pace.
+        usleep(300_000)
+        #expect(pace.send(SIGTERM))
+        #expect(pace.readLine() == "term 1")
+        let (rest, _, status) = pace.finish(closingInput: false)
+        #expect(rest == [])
+        #expect(status == 143)
+        let fields = try String(contentsOfFile: dropped, encoding: .utf8).split(separator: "\t")
+        #expect(fields.count == 2 && fields.last == "2 a\n")
+        let lineOne = start.flatMap { Double($0.split(separator: " ").last ?? "") }
+        let discarded = fields.first.flatMap { Double($0) }
+        #expect(lineOne != nil && discarded != nil)
+        if let lineOne, let discarded { #expect(discarded - lineOne >= 0.3) }
+    }
 }

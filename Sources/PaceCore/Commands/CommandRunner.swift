@@ -93,6 +93,10 @@ public final class CommandRunner<Dropped: LineSink> {
     var children: [EventNumber: Child] = [:]
     /// The latest time given: when lines discarded by an exit's aftermath go.
     var latestTime: Instant = 0
+    /// Live mode: the time on pace's timeline now, which the lines a signal
+    /// discards carry (SPEC: the time pace saw the end). Nil in replay,
+    /// where the virtual clock stands at the latest line.
+    var timelineNow: (() -> Instant)?
     var shutDown = false
     /// `killAll` was called by `waitUntilIdle` (a second signal).
     var killedAll = false
@@ -190,8 +194,12 @@ public final class CommandRunner<Dropped: LineSink> {
         try perform(queue.reduce(.shutdown(now: clock())), on: .shutdown)
     }
 
-    /// `shutdown(at:)` at the latest time given.
-    public func shutdown() throws(OutputError) { try shutdown(at: latestTime) }
+    /// `shutdown(at:)` when pace saw the signal: live mode's now, else the
+    /// latest time given.
+    public func shutdown() throws(OutputError) { try shutdown(at: signalTime) }
+
+    /// When a signal that comes now is seen.
+    private var signalTime: Instant { timelineNow?() ?? latestTime }
 
     /// A second SIGINT or SIGTERM: SIGKILL to every command still running,
     /// at once (and shutdown, if that had not happened).
@@ -236,17 +244,18 @@ public final class CommandRunner<Dropped: LineSink> {
     public func waitUntilIdle(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
                               answerStatsRequest: () -> Void = {}) throws(OutputError) {
         while !isIdle {
-            if !shutDown && pendingSignal() != 0 { try shutdown(at: latestTime) }
+            if !shutDown && pendingSignal() != 0 { try shutdown() }
             if shutDown && !killedAll && endNow() {
                 killedAll = true
-                try killAll(at: latestTime)
+                try killAll(at: signalTime)
             }
-            ProcessPlatform.waitReadable(epoll, until: killedAll ? nil : queue.nextKillDeadline)
-            // The wait is where a SIGUSR1 is delivered.
+            // A SIGUSR1 delivered in this wait (or in the driver's last one,
+            // after its last look) is answered here on the next round.
             answerStatsRequest()
+            ProcessPlatform.waitReadable(epoll, until: killedAll ? nil : queue.nextKillDeadline)
             // Before reaping: a terminal's Ctrl-C reaches the command too, and
             // a command that died of it is pace's shutdown, not a failure.
-            if !shutDown && pendingSignal() != 0 { try shutdown(at: latestTime) }
+            if !shutDown && pendingSignal() != 0 { try shutdown() }
             try handleReady()
         }
     }

@@ -22,10 +22,13 @@ public protocol CommandWatch: AnyObject {
     func commandsReady() throws(OutputError)
     /// The counters so far (SIGUSR1's summary).
     var commandStats: CommandStats? { get }
+    /// Live mode's timeline, on which the lines a signal discards are timed.
+    func useTimeline(_ timeline: LiveTimeline)
 }
 
 extension CommandWatch {
     public var commandStats: CommandStats? { nil }
+    public func useTimeline(_ timeline: LiveTimeline) {}
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -41,6 +44,12 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
     var readinessFD: Int32 { runner.readinessFD }
     var nextDeadline: Instant? { runner.nextDeadline }
     var commandStats: CommandStats? { runner.stats }
+
+    func useTimeline(_ timeline: LiveTimeline) {
+        // The runner's clock is the timeline's monotonic one (CLOCK_BOOTTIME).
+        let clock = runner.clock
+        runner.timelineNow = { timeline.instant(atMonotonic: clock()) }
+    }
 
     func commandsReady() throws(OutputError) {
         // A terminal's Ctrl-C reaches the commands too: shut down before

@@ -74,7 +74,7 @@ struct LiveMode<Clock: LiveClock>: RunMode {
     static var emitsPendingAtOnce: Bool { true }
 
     fileprivate(set) var clock: Clock
-    private let timeline: LiveTimeline
+    let timeline: LiveTimeline
     private var record: FileWriter?
     /// `--exec`'s runner, watched in the wait.
     var commands: (any CommandWatch)?
@@ -182,6 +182,7 @@ public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configurat
     }
     var mode = LiveMode(clock: clock, record: record)
     mode.commands = commands
+    commands?.useTimeline(mode.timeline)
     let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
     let report = run(configuration, mode: &mode, input: &input, sink: &output, dropped: dropped, traceFD: traceFD,
                      columns: 80, pendingSignal: pendingSignal)
