@@ -245,6 +245,14 @@ struct ExecAccountingTests {
         #expect(isGone(pid(one)))
     }
 
+    /// The summary of a run of one line, emitted, whose one command ran.
+    private let oneCommandSummary = [
+        "pace: stats:", "  events in:           1", "  emitted:             1", "  dropped:             0",
+        "  distinct keys:       1", "  peak active keys:    1", "  clamped timestamps:  0",
+        "  bad-time lines:      0", "  passed through:      0", "  empty lines:         0",
+        "  commands run:        1", "  commands failed:     0", "  commands restarted:  0",
+        "  commands not run:    0"]
+
     @Test("SIGUSR1 while pace waits for the last command after end of input: the stats so far")
     func statsSoFarAfterInput() throws {
         let c = try Commands("echo \"start $n $$\"; gate $n; ev end")
@@ -262,19 +270,14 @@ struct ExecAccountingTests {
             soFar.append(line)
             if line.hasPrefix("  commands not run:") { break }
         }
-        let summary = ["pace: stats:", "  events in:           1", "  emitted:             1", "  dropped:             0",
-                       "  distinct keys:       1", "  peak active keys:    1", "  clamped timestamps:  0",
-                       "  bad-time lines:      0", "  passed through:      0", "  empty lines:         0",
-                       "  commands run:        1", "  commands failed:     0", "  commands restarted:  0",
-                       "  commands not run:    0"]
-        #expect(soFar == summary)
+        #expect(soFar == oneCommandSummary)
         c.release("1")
         #expect(pace.readLine() == "end 1")
         let (rest, errors, status) = pace.finish(closingInput: false)
         #expect(rest == [])
         #expect(status == 0)
         // The summary at exit, once.
-        #expect(errors.split(separator: "\n").map(String.init) == summary)
+        #expect(errors.split(separator: "\n").map(String.init) == oneCommandSummary)
         #expect(isGone(pid(one)))
     }
 
@@ -296,12 +299,7 @@ struct ExecAccountingTests {
         let (rest, errors, status) = pace.finish(closingInput: false)
         #expect(rest == [])
         #expect(status == 0)
-        #expect(errors.split(separator: "\n").map(String.init) == [
-            "pace: stats:", "  events in:           1", "  emitted:             1", "  dropped:             0",
-            "  distinct keys:       1", "  peak active keys:    1", "  clamped timestamps:  0",
-            "  bad-time lines:      0", "  passed through:      0", "  empty lines:         0",
-            "  commands run:        1", "  commands failed:     0", "  commands restarted:  0",
-            "  commands not run:    0"])
+        #expect(errors.split(separator: "\n").map(String.init) == oneCommandSummary)
         #expect(isGone(pid(one)))
     }
 
