@@ -82,27 +82,32 @@ private struct Run {
         _ pendingSignal: () -> Int32
     ) -> RunReport where P.Payload == EventNumber {
         guard let insight = RunInsight.wanted(by: configuration, traceFD: traceFD) else {
-            return drive(policy, keys, NoObserver(), &mode, &input, &sink, pendingSignal).report
+            return drive(policy, keys, NoObserver(), &mode, &input, &sink, pendingSignal) { _, _ in }
         }
-        var (report, watched) = drive(policy, keys, insight, &mode, &input, &sink, pendingSignal)
-        watched.flush()
-        report.topKeys = watched.topKeys()
-        report.topKeysEstimated = watched.topKeysEstimated
-        report.marbles = watched.marbles?.render(width: columns)
-        return report
+        return drive(policy, keys, insight, &mode, &input, &sink, pendingSignal) { report, watched in
+            watched.flush()
+            report.topKeys = watched.topKeys()
+            report.topKeysEstimated = watched.topKeysEstimated
+            report.marbles = watched.marbles?.render(width: columns)
+        }
     }
 
+    /// Runs the scheduler; `results` reads the observer into the report
+    /// while the scheduler still owns it. (Copied out of the scheduler
+    /// before `takeSink` consumed it, the observer was destroyed before the
+    /// copy was taken in optimised builds of Swift 6.3: `--trace` past
+    /// 64 KB and `--marbles` crashed at exit.)
     private func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, O: SchedulerObserver,
                        Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ observer: O, _ mode: inout Mode, _ input: inout LineReader,
-        _ sink: inout Sink, _ pendingSignal: () -> Int32
-    ) -> (report: RunReport, observer: O) where P.Payload == EventNumber {
+        _ sink: inout Sink, _ pendingSignal: () -> Int32, results: (inout RunReport, inout O) -> Void
+    ) -> RunReport where P.Payload == EventNumber {
         var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink, observer: observer,
                                   countDistinctKeys: configuration.stats)
-        let report = PaceCore.drive(&scheduler, &input, mode: &mode, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+        var report = PaceCore.drive(&scheduler, &input, mode: &mode, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                      onBadTime: configuration.onBadTime, pendingSignal: pendingSignal)
-        let watched = scheduler.observer
+        results(&report, &scheduler.observer)
         sink = scheduler.takeSink()
-        return (report, watched)
+        return report
     }
 }
