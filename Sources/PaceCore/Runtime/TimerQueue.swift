@@ -4,17 +4,29 @@
 // piling up stale entries (an endless keyed burst would otherwise grow the
 // heap without bound).
 //
+// A timer pushed back is not re-sorted at once. Its entry keeps its place,
+// ordered by the deadline it had, and only notes the new one (`latest`); it
+// is re-sorted when the old deadline comes to the top, by then often pushed
+// back many times (a count limit's timer moves with every line it lets
+// through, a debounce's with every line). The top entry is always re-sorted
+// at once, so `first` is exact: every other entry's real deadline is at or
+// after the one it is ordered by, which is at or after the top's.
+//
 // The heap and the slot-to-position index live in raw buffers behind one
 // copy-on-write reference, checked once per operation: as two arrays, every
 // step of a sift paid bounds checks and each write a uniqueness check.
 
 struct TimerQueue {
     struct Entry {
+        /// The deadline the heap orders this entry by: `latest`, or an
+        /// earlier one it was pushed back from (never in the top entry).
         var due: Instant
-        /// Tie-break between equal deadlines: the order timers were set in.
-        /// Emission order at one instant is settled by the scheduler, which
-        /// sorts a batch of equal deadlines by pending event; this only makes
-        /// the heap itself deterministic.
+        /// When the timer is due.
+        var latest: Instant
+        /// Tie-break between equal deadlines: the order timers were set in,
+        /// or re-sorted in when pushed back. Emission order at one instant is
+        /// settled by the scheduler, which sorts a batch of equal deadlines
+        /// by pending event; this only makes the heap itself deterministic.
         var order: UInt64
         var slot: Int32
     }
@@ -88,9 +100,15 @@ struct TimerQueue {
         let st = storage
         let s = Int(slot)
         if s >= st.slots { st.growSlots(toInclude: s) }
-        st.nextOrder &+= 1
-        let entry = Entry(due: due, order: st.nextOrder, slot: slot)
         let at = Int(st.positions[s])
+        if at > 0, due >= st.entries[at].due {
+            // Pushed back, below the top: re-sorted once its old deadline
+            // is the earliest.
+            st.entries[at].latest = due
+            return
+        }
+        st.nextOrder &+= 1
+        let entry = Entry(due: due, latest: due, order: st.nextOrder, slot: slot)
         if at >= 0 {
             let entries = st.entries
             // The only timer moves (every reschedule of a lone key): nothing
@@ -102,6 +120,7 @@ struct TimerQueue {
             let earlier = Self.precedes(entry, entries[at])
             entries[at] = entry
             if earlier { Self.siftUp(st, at) } else { Self.siftDown(st, at) }
+            Self.settleTop(st)
             return
         }
         if st.count == st.capacity { st.growEntries() }
@@ -122,6 +141,7 @@ struct TimerQueue {
         if st.count > 0 {
             entries[0] = entries[st.count]
             Self.siftDown(st, 0)
+            Self.settleTop(st)
         }
         return top
     }
@@ -131,7 +151,7 @@ struct TimerQueue {
         let s = Int(slot)
         guard s < storage.slots else { return nil }
         let at = Int(storage.positions[s])
-        return at >= 0 ? storage.entries[at].due : nil
+        return at >= 0 ? storage.entries[at].latest : nil
     }
 
     /// True when `slot` has a timer set.
@@ -143,6 +163,20 @@ struct TimerQueue {
     @inline(__always)
     private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
         a.due < b.due || (a.due == b.due && a.order < b.order)
+    }
+
+    /// Re-sorts the top entry until it is ordered by its own deadline: a
+    /// timer pushed back goes down to where that deadline belongs, and the
+    /// one that comes up may have been pushed back too.
+    @inline(__always)
+    private static func settleTop(_ st: Storage) {
+        let entries = st.entries
+        while entries[0].due != entries[0].latest {
+            st.nextOrder &+= 1
+            entries[0].due = entries[0].latest
+            entries[0].order = st.nextOrder
+            siftDown(st, 0)
+        }
     }
 
     private static func siftUp(_ st: Storage, _ start: Int) {

@@ -1,5 +1,5 @@
-// The key table and the timer queue, each against a plain model over seeded
-// random operations.
+// The key table against a plain model over seeded random operations (the
+// timer queue has its own, in TimerQueueTests).
 
 import Testing
 @testable import PaceCore
@@ -52,31 +52,5 @@ struct KeyTableTests {
         table.remove(slot: 0)
         #expect(find(table, "") == nil)
         #expect(find(table, "a") == 1)
-    }
-
-    @Test("the timer queue pops by due time, then by the order timers were set, and moves timers in place",
-          arguments: [7, 8, 9] as [UInt64])
-    func timerQueueMatchesModel(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
-        var queue = TimerQueue()
-        // Model: slot -> (due, order set).
-        var model: [Int32: (Instant, Int)] = [:]
-        var order = 0
-        for _ in 0..<10_000 {
-            if rng.next() % 3 == 0, !model.isEmpty {
-                let expected = model.min { ($0.value.0, $0.value.1) < ($1.value.0, $1.value.1) }!
-                let popped = queue.popFirst()
-                #expect(popped.slot == expected.key && popped.due == expected.value.0)
-                model[expected.key] = nil
-            } else {
-                let slot = Int32(rng.next() % 50)
-                let due = Instant(rng.next() % 100)
-                order += 1
-                queue.set(slot: slot, due: due)
-                model[slot] = (due, order)
-            }
-            #expect(queue.count == model.count)
-            #expect(queue.first?.due == model.values.map(\.0).min())
-        }
     }
 }

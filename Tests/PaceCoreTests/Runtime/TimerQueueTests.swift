@@ -1,7 +1,7 @@
 // The timer heap against a plain dictionary of deadlines, on random
-// sequences of set, move and pop, including the one-timer fast path and many
-// timers due at the same instant (they pop in the order they were set); and
-// a copy of a queue is its own.
+// sequences of set, move and pop, including the one-timer fast path, timers
+// pushed back below the top (re-sorted only when their old deadline comes up)
+// and many timers due at the same instant; and a copy of a queue is its own.
 
 @testable import PaceCore
 import PaceTesting
@@ -12,28 +12,62 @@ struct TimerQueueTests {
     func popsTheEarliestTimerOfAModel(slots: Int) {
         var rng = SplitMix64(seed: UInt64(slots))
         var queue = TimerQueue()
-        // Each slot's deadline, and when it was set (ties go to the earlier).
-        var model: [Int32: (due: Instant, order: Int)] = [:]
-        var order = 0
+        // Each slot's deadline.
+        var model: [Int32: Instant] = [:]
         for _ in 0..<20_000 {
             if rng.below(3) > 0 || model.isEmpty {
                 let slot = Int32(rng.below(slots))
                 // A coarse grid of deadlines, so that ties are common.
                 let due = Instant(rng.below(50))
                 queue.set(slot: slot, due: due)
-                order += 1
-                model[slot] = (due, order)
+                model[slot] = due
             } else {
-                let earliest = model.min { ($0.value.due, $0.value.order) < ($1.value.due, $1.value.order) }!
+                let earliest = model.values.min()!
                 let popped = queue.popFirst()
-                #expect(popped.due == earliest.value.due)
-                #expect(popped.slot == earliest.key)
+                // Among timers due at one instant, any may come first.
+                #expect(popped.due == earliest)
+                #expect(model[popped.slot] == earliest)
                 model[popped.slot] = nil
             }
             #expect(queue.count == model.count)
-            #expect(queue.first?.due == model.values.map(\.due).min())
-            for slot in 0..<Int32(slots) { #expect(queue.hasTimer(slot: slot) == (model[slot] != nil)) }
+            #expect(queue.first?.due == model.values.min())
+            for slot in 0..<Int32(slots) {
+                #expect(queue.hasTimer(slot: slot) == (model[slot] != nil))
+                #expect(queue.due(of: slot) == model[slot])
+            }
         }
+    }
+
+    /// A timer pushed back below the top keeps its place until its old
+    /// deadline is the earliest, then goes where its new one belongs.
+    @Test func aTimerPushedBackComesOutAtItsLastDeadline() {
+        var queue = TimerQueue()
+        queue.set(slot: 0, due: 10)
+        queue.set(slot: 1, due: 20)
+        queue.set(slot: 2, due: 30)
+        for due in stride(from: 21, through: 35, by: 2) { queue.set(slot: 1, due: Instant(due)) }
+        #expect(queue.due(of: 1) == 35)
+        #expect(queue.popFirst().slot == 0)
+        #expect(queue.first?.due == 30)
+        #expect(queue.popFirst().slot == 2)
+        let last = queue.popFirst()
+        #expect(last.slot == 1)
+        #expect(last.due == 35)
+        #expect(queue.isEmpty)
+    }
+
+    /// Pushed back and then brought forward again, a timer is due at the
+    /// earlier deadline.
+    @Test func aTimerBroughtForwardAfterAPushBack() {
+        var queue = TimerQueue()
+        queue.set(slot: 0, due: 10)
+        queue.set(slot: 1, due: 20)
+        queue.set(slot: 1, due: 50)
+        queue.set(slot: 1, due: 15)
+        queue.set(slot: 0, due: 40)
+        #expect(queue.first?.due == 15)
+        #expect(queue.popFirst().slot == 1)
+        #expect(queue.popFirst().due == 40)
     }
 
     @Test func copiesAreIndependent() {
