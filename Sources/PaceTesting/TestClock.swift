@@ -115,7 +115,8 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
         return Array(all[taken...])
     }
 
-    /// When the next timer is due.
+    /// When the next timer is due that live mode would wake for (not one
+    /// that only forgets).
     public var nextDeadline: Instant? {
         switch box.runtime {
         case let .one(scheduler): return scheduler.nextDeadline
@@ -139,6 +140,12 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
         }
     }
 
-    /// True when no timer is set (nothing pending, no window open).
-    public var isQuiet: Bool { nextDeadline == nil }
+    /// True when no timer is set (nothing pending, no window open), not
+    /// even one that only forgets.
+    public var isQuiet: Bool {
+        switch box.runtime {
+        case let .one(scheduler): return !scheduler.hasTimers
+        case let .many(scheduler): return !scheduler.hasTimers
+        }
+    }
 }

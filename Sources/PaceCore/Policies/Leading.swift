@@ -2,10 +2,10 @@
 // burst lasts until the window has passed in silence. Every event, emitted or
 // not, pushes the window's end to t + D.
 //
-// Unkeyed, the timer is not needed to decide anything (an event compares its
-// time with the window's end). It is scheduled anyway, so that the window's
-// close is an action like any other: a keyed run forgets the key then, and
-// the state never holds an expired window.
+// The timer is not needed to decide anything (an event compares its time with
+// the window's end): it closes the window so that a keyed run can forget the
+// key. It only forgets, so the runtime fires it late, when it wants the key's
+// memory (`timersOnlyForget`), and the state may hold a window that is over.
 
 public struct Leading<Payload: Equatable>: Policy {
     public enum State: Equatable {
@@ -24,6 +24,10 @@ public struct Leading<Payload: Equatable>: Policy {
 
     public var initialState: State { .idle }
 
+    /// The timer only closes the window: an event at or after its end
+    /// starts the next burst itself.
+    public static var timersOnlyForget: Bool { true }
+
     @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
@@ -35,9 +39,9 @@ public struct Leading<Payload: Equatable>: Policy {
         case let (.window(end), .event(event, t)):
             let newEnd = t.saturatingAdd(window)
             state = .window(end: newEnd)
-            // SPEC: emitted if t >= the window's end. The scheduler fires the
-            // window's timer before such an event, but the reducer stays
-            // correct on its own.
+            // SPEC: emitted if t >= the window's end. The window's timer may
+            // not have fired by then (it only forgets): the reducer decides
+            // on its own.
             if t >= end { return Effects(emit: event, schedule: newEnd) }
             return Effects(schedule: newEnd, discarded: event)
 

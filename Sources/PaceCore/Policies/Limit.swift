@@ -7,11 +7,12 @@
 //
 // The bucket is full again at ceil(A): from then on the key behaves as a new
 // one, so the key's timer is kept at that instant and firing it forgets A, the
-// way ThrottleFirst's timer closes its window. It emits nothing. Every line
-// that passes moves the timer on to its new A: a move is one step down the
-// timer heap, where a timer left behind fired early and was set again (an
-// extra pass through the scheduler for nearly every burst). With N = 1 and
-// B = 1, A is the last emission's t + D and this is ThrottleFirst exactly.
+// way ThrottleFirst's timer closes its window. It emits nothing, and an event
+// after A finds the bucket full without it, so the runtime fires it late, when
+// it wants the key's memory (`timersOnlyForget`). Every line that passes moves
+// the timer on to its new A (the timer heap notes the move in place, where a
+// timer left behind fired early and was set again). With N = 1 and B = 1, A
+// is the last emission's t + D and this is ThrottleFirst exactly.
 
 public struct Limit<Payload: Equatable>: Policy {
     public enum State: Equatable {
@@ -28,6 +29,10 @@ public struct Limit<Payload: Equatable>: Policy {
     }
 
     public var initialState: State { .full }
+
+    /// The timer only says the bucket is full: an event after A passes and
+    /// sets A from its own time, as a new key's first event does.
+    public static var timersOnlyForget: Bool { true }
 
     @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {

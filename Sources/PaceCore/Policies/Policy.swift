@@ -84,6 +84,13 @@ public protocol Policy {
     /// Live mode, end of input: true when held events still go out at their
     /// due times (a shaper keeps its pace), false when they go out at once.
     static var keepsPaceAfterInput: Bool { get }
+
+    /// True when the policy's timer only ends a window: it emits nothing,
+    /// the policy holds nothing, and an event after the timer's instant
+    /// finds what it would have found had the timer fired (a fresh window,
+    /// a full bucket). The runtime may then fire the timer late, when the
+    /// key's memory is wanted (see Scheduler, "Lapsed keys").
+    static var timersOnlyForget: Bool { get }
 }
 
 extension Policy {
@@ -92,6 +99,8 @@ extension Policy {
     public func reopening(in state: State) -> Instant? { nil }
 
     public static var keepsPaceAfterInput: Bool { false }
+
+    public static var timersOnlyForget: Bool { false }
 }
 
 /// The policies SPEC names, as the command line selects them.

@@ -19,6 +19,10 @@ public struct ThrottleFirst<Payload: Equatable>: Policy {
 
     public var initialState: State { .idle }
 
+    /// The timer only closes the window: an event at or after its end opens
+    /// the next one itself.
+    public static var timersOnlyForget: Bool { true }
+
     @inline(__always)
     public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
@@ -28,8 +32,8 @@ public struct ThrottleFirst<Payload: Equatable>: Policy {
             return Effects(emit: event, schedule: end)
 
         case let (.window(end), .event(event, t)):
-            // The scheduler fires the window's timer before an event at or
-            // after `end`; the reducer stays correct on its own.
+            // The window's timer may not have fired by an event at or after
+            // `end` (it only forgets): that event opens the next window.
             guard t >= end else { return Effects(discarded: event) }
             let newEnd = t.saturatingAdd(window)
             state = .window(end: newEnd)

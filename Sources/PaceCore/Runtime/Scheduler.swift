@@ -4,7 +4,8 @@
 // events a policy holds, forgets keys that went idle. The driver (Driver.swift)
 // runs it for replay and live mode, the tests through their test clock:
 //
-//   advance(to: t)      fire every timer due at or before t, in order
+//   advance(to: t)      fire every timer due at or before t, in order (but
+//                       timers that only forget: see "Lapsed keys")
 //   send(line, key, t)  advance(to: t), then hand the event to its key's policy
 //   finish()            end of input: run the clock on until no timer is left
 //
@@ -76,9 +77,14 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     }
 
     /// When the next timer is due, if any (live mode sleeps until then).
-    public var nextDeadline: Instant? { keys.nextDue }
+    /// Timers that only forget need no waking for.
+    public var nextDeadline: Instant? { P.timersOnlyForget ? nil : keys.nextDue }
 
-    /// Number of keys with state held (for memory checks and tests).
+    /// True while a timer is set, one that only forgets included.
+    public var hasTimers: Bool { keys.nextDue != nil }
+
+    /// Number of keys with state held (for memory checks and tests), lapsed
+    /// ones not yet forgotten included (see "Lapsed keys").
     public var heldKeys: Int { keys.heldKeys }
 
     /// Events held back in all, waiting for a timer: what a run ended at
@@ -88,9 +94,11 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
 
     // MARK: - Driving
 
-    /// Fires every timer due at or before `now`, earliest first.
+    /// Fires every timer due at or before `now`, earliest first; timers that
+    /// only forget are left until their keys are wanted (see "Lapsed keys").
     @inline(__always)
     public mutating func advance(to now: Instant) throws(OutputError) {
+        guard !P.timersOnlyForget else { return }
         while let due = keys.nextDue, due <= now { try fireBatch(stampedAt: nil) }
     }
 
@@ -105,7 +113,11 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         try advance(to: t)
         counters.eventsIn += 1
         if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
+        let peakBefore = counters.peakActiveKeys
         let slot = keys.slot(for: key, counters: &counters)
+        if P.timersOnlyForget && Keys.isKeyed && counters.peakActiveKeys != peakBefore {
+            try forgetLapsedKeys(at: t, peakBefore: peakBefore)
+        }
         let effects = keys.reduce(policy, slot, .event(number, at: t))
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
@@ -203,6 +215,30 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         }
         if let next = effects.schedule { keys.setTimer(slot, due: next) }
         if effects.idle { release(slot) }
+    }
+
+    // MARK: - Lapsed keys
+    //
+    // A policy whose timer only forgets (`timersOnlyForget`: a throttle's
+    // window, a count limit's refill) needs no timer to decide anything, so
+    // its timers are not fired as time passes: a key whose timer is past has
+    // lapsed, and its next event finds a state that behaves as a fresh one.
+    // What the timers still decide is memory and the peak of active keys, so
+    // they fire when either asks: when a key becomes active and the count of
+    // active keys, lapsed ones included, passes its peak. Firing the lapsed
+    // ones then (earliest first, at their due times) makes the count exact,
+    // and the peak with it. It can pass the peak at no other moment: a
+    // lapsed key that comes back was counted all along. So memory follows
+    // the peak of active keys, as with timers fired on time, and a steady
+    // set of keys (a few hosts) runs without firing a timer at all.
+
+    /// A key became active at `t` and the count passed `peakBefore`:
+    /// forgets the keys lapsed by then, and sets the peak from what is left.
+    @inline(never)
+    private mutating func forgetLapsedKeys(at t: Instant, peakBefore: Int64) throws(OutputError) {
+        counters.peakActiveKeys = peakBefore
+        while let due = keys.nextDue, due <= t { try fire(keys.popEarliest(), due: due, stampedAt: nil) }
+        if counters.activeKeys > peakBefore { counters.peakActiveKeys = counters.activeKeys }
     }
 
     // MARK: - Accounting (`--count`, `--dropped`: see LineSink)

@@ -100,7 +100,10 @@ import Testing
                       output: "[ab]--[BA]")
     }
 
-    @Test func idleKeysAreForgotten() {
+    /// A key whose burst is over has lapsed and is forgotten once a new key
+    /// would take the count of active keys past its peak (Scheduler,
+    /// "Lapsed keys"); until then it is held, and nothing fires for it.
+    @Test func lapsedKeysAreForgottenWhenANewKeyWouldPassThePeak() {
         var clock = TestClock(policy: leading, keyed: true)
         clock.send("x1", key: "x")
         clock.advance(to: tick(1))
@@ -110,8 +113,13 @@ import Testing
         #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1")])
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(4))
-        #expect(clock.heldKeys == 1)
+        #expect(clock.heldKeys == 2)  // y's burst ended at 4: lapsed
+        clock.send("z1", key: "z")    // three would pass the peak: y goes
+        #expect(clock.heldKeys == 2)
+        #expect(clock.stats.peakActiveKeys == 2)
+        #expect(clock.takeEmissions() == [Emission(time: tick(4), "z1")])
         clock.advance(to: tick(5))
+        clock.finish()
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
         #expect(clock.takeEmissions() == [])

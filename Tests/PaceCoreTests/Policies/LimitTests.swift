@@ -107,7 +107,9 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
     @Test func aKeyIsForgottenOnceItsBucketIsFullAgain() {
         // 2 per 4 ticks: x's two lines at 0 and 1 make A = 1 + 2 = 4 ticks
         // (the first at 0 gave A = 2, max(2, 1) + 2 = 4); y's one line at 1
-        // makes A = 3 ticks. Each key is held until then, not longer.
+        // makes A = 3 ticks. A key whose bucket is full has lapsed; it is
+        // forgotten once a new key would take the count of active keys past
+        // its peak (Scheduler, "Lapsed keys"), and only if it has lapsed.
         var clock = TestClock(policy: limit(2, per: 4.ticks), keyed: true)
         clock.send("x1", key: "x")
         clock.advance(to: tick(1))
@@ -115,13 +117,23 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         clock.send("y1", key: "y")
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(3) - 1)
-        #expect(clock.heldKeys == 2)
-        clock.advance(to: tick(3))
-        #expect(clock.heldKeys == 1)
+        clock.send("z1", key: "z")  // y's bucket is not full yet: three active
+        #expect(clock.heldKeys == 3)
+        #expect(clock.stats.peakActiveKeys == 3)
         clock.advance(to: tick(4))
+        #expect(clock.heldKeys == 3)  // x and y have lapsed, still held
+        clock.send("w1", key: "w")    // four would pass the peak: x and y go
+        #expect(clock.heldKeys == 2)
+        #expect(clock.stats.peakActiveKeys == 3)
+        clock.send("x3", key: "x")    // x comes back as a new key: a full bucket
+        #expect(clock.heldKeys == 3)
+        #expect(clock.stats.peakActiveKeys == 3)
+        clock.finish()
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
-        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "x2"), Emission(time: tick(1), "y1")])
+        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "x2"), Emission(time: tick(1), "y1"),
+                                    Emission(time: tick(3) - 1, "z1"), Emission(time: tick(4), "w1"),
+                                    Emission(time: tick(4), "x3")])
     }
 
     // MARK: - The reducer, value by value

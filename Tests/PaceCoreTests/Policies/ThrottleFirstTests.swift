@@ -91,7 +91,11 @@ import Testing
                       output: "[ab]--[BA]")
     }
 
-    @Test func idleKeysAreForgotten() {
+    /// A key whose window is over has lapsed: its timer only forgets, so
+    /// nothing fires for it as time passes, and it is forgotten once a new
+    /// key would take the count of active keys past its peak (Scheduler,
+    /// "Lapsed keys").
+    @Test func lapsedKeysAreForgottenWhenANewKeyWouldPassThePeak() {
         var clock = TestClock(policy: throttle, keyed: true)
         clock.send("x1", key: "x")
         clock.advance(to: tick(1))
@@ -99,12 +103,22 @@ import Testing
         clock.advance(to: tick(2))
         clock.send("x2", key: "x")  // dropped; x's window still ends at 3
         #expect(clock.heldKeys == 2)
-        clock.advance(to: tick(3))
-        #expect(clock.heldKeys == 1)
         clock.advance(to: tick(4))
+        // Both windows are over (x's at 3, y's at 4): lapsed, still held.
+        #expect(clock.heldKeys == 2)
+        #expect(clock.nextDeadline == nil)
+        #expect(!clock.isQuiet)
+        clock.send("x3", key: "x")  // x is back, in its old slot: no new key
+        #expect(clock.heldKeys == 2)
+        clock.send("z1", key: "z")  // three would pass the peak: y goes
+        #expect(clock.heldKeys == 2)
+        #expect(clock.stats.peakActiveKeys == 2)
+        clock.finish()
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
-        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1")])
+        #expect(clock.stats.activeKeys == 0)
+        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1"),
+                                    Emission(time: tick(4), "x3"), Emission(time: tick(4), "z1")])
     }
 
     // MARK: - The reducer, value by value
