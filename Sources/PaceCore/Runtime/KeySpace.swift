@@ -48,6 +48,11 @@ public protocol KeySpace<State>: ~Copyable {
     mutating func takeOwed(_ slot: Int32) -> Int64
     /// `--count`: discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
+    /// `--count`: the keys in the table and the keys whose counts are
+    /// remembered after them are more than ForgottenCounts keeps, so a count
+    /// may now have to be given up, and lapsed keys are forgotten on time
+    /// (see Scheduler, "Lapsed keys").
+    var countsPassTheirBound: Bool { get }
     /// `--stats`: the distinct-key count when it is an estimate (past
     /// DistinctKeys' limit), else nil (the counters' count is exact).
     var distinctKeysEstimate: Int64? { get }
@@ -112,6 +117,8 @@ public struct OneKey<State>: KeySpace {
 
     public var uncountedDiscards: Int64 { 0 }
 
+    public var countsPassTheirBound: Bool { false }
+
     public var distinctKeysEstimate: Int64? { nil }
 }
 
@@ -137,13 +144,22 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     /// `--count`'s per-slot counts (nil when not counting), kept out of
     /// line so that a run without it carries one nil reference.
     private var counting: SlotCounts?
+    /// `--count`: see `countsPassTheirBound`.
+    private var countsPastBound = false
 
     public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
+        self.init(initialState: initialState, countDistinctKeys: countDistinctKeys, countDiscards: countDiscards,
+                  forgottenCapacity: ForgottenCounts.defaultCapacity)
+    }
+
+    /// `forgottenCapacity`: how many forgotten keys' counts are remembered
+    /// (tests make it small).
+    init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool, forgottenCapacity: Int) {
         self.initialState = initialState
         allocated = 16
         states = .allocate(capacity: allocated)
         if countDistinctKeys { seenKeys = DistinctKeys() }
-        if countDiscards { counting = SlotCounts(capacity: allocated) }
+        if countDiscards { counting = SlotCounts(capacity: allocated, forgottenCapacity: forgottenCapacity) }
     }
 
     deinit {
@@ -177,6 +193,7 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
         // forgotten while it owed a count takes it back.
         if counting != nil { restoreCount(of: slot, key, hash: hash) }
         keys.insert(key, hash: hash, slot: slot)
+        if counting != nil { countsPastBound = countsPassBound() }
         Self.activate(&counters)
         if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
         return slot
@@ -258,6 +275,20 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
 
     public var uncountedDiscards: Int64 { counting?.forgotten.uncounted ?? 0 }
 
+    @inline(__always)
+    public var countsPassTheirBound: Bool { countsPastBound }
+
+    /// Whether the keys in the table and the forgotten keys with counts are
+    /// more than ForgottenCounts keeps. Their sum grows only when a key joins
+    /// the table, so it is worked out then: between two new keys it can only
+    /// have fallen, and a `true` that is no longer so only fires lapsed
+    /// timers on time.
+    @inline(never)
+    private func countsPassBound() -> Bool {
+        let forgotten = counting!.forgotten
+        return keys.count + forgotten.count > forgotten.capacity
+    }
+
     public var distinctKeysEstimate: Int64? {
         guard let seenKeys, seenKeys.isEstimated else { return nil }
         return seenKeys.count
@@ -278,9 +309,12 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
 /// output line, and the counts of keys the table forgot while they owed one.
 final class SlotCounts {
     private(set) var owed: UnsafeMutablePointer<Int64>
-    var forgotten = ForgottenCounts()
+    var forgotten: ForgottenCounts
 
-    init(capacity: Int) { owed = .allocate(capacity: capacity) }
+    init(capacity: Int, forgottenCapacity: Int) {
+        owed = .allocate(capacity: capacity)
+        forgotten = ForgottenCounts(capacity: forgottenCapacity)
+    }
 
     deinit { owed.deallocate() }
 

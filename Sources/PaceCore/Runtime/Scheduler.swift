@@ -54,6 +54,15 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         if !Keys.isKeyed { counters.activeKeys = 1 }
     }
 
+    /// For tests: with a key space built by the caller.
+    init(policy: P, keys: consuming Keys, sink: consuming Sink, observer: Observer) {
+        self.policy = policy
+        self.sink = sink
+        self.observer = observer
+        self.keys = keys
+        if !Keys.isKeyed { counters.activeKeys = 1 }
+    }
+
     /// The run is over: its sink, with everything written to it, handed back
     /// to its owner; the rest of the scheduler is freed.
     public consuming func takeSink() -> Sink { sink }
@@ -111,6 +120,9 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                               number: EventNumber, borrowing: Bool = false) throws(OutputError) {
         try advance(to: t)
+        if P.timersOnlyForget && Keys.isKeyed && Sink.writesCounts && keys.countsPassTheirBound {
+            try fireLapsedTimers(upTo: t)
+        }
         counters.eventsIn += 1
         if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
         let peakBefore = counters.peakActiveKeys
@@ -231,14 +243,28 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     // lapsed key that comes back was counted all along. So memory follows
     // the peak of active keys, as with timers fired on time, and a steady
     // set of keys (a few hosts) runs without firing a timer at all.
+    //
+    // `--count` adds one bound: at most ForgottenCounts' capacity of idle
+    // keys have their counts remembered (SPEC). A lapsed key keeps its count
+    // in its slot, so while the keys in the table and those remembered after
+    // them are within that capacity, no count can have been given up, with
+    // timers fired late or on time. Past it, lapsed timers fire before every
+    // event, as on time, and the idle keys' counts are bounded as they were.
 
     /// A key became active at `t` and the count passed `peakBefore`:
     /// forgets the keys lapsed by then, and sets the peak from what is left.
     @inline(never)
     private mutating func forgetLapsedKeys(at t: Instant, peakBefore: Int64) throws(OutputError) {
         counters.peakActiveKeys = peakBefore
-        while let due = keys.nextDue, due <= t { try fire(keys.popEarliest(), due: due, stampedAt: nil) }
+        try fireLapsedTimers(upTo: t)
         if counters.activeKeys > peakBefore { counters.peakActiveKeys = counters.activeKeys }
+    }
+
+    /// Fires the timers due at or before `t`, earliest first (they emit
+    /// nothing: no batch to order).
+    @inline(never)
+    private mutating func fireLapsedTimers(upTo t: Instant) throws(OutputError) {
+        while let due = keys.nextDue, due <= t { try fire(keys.popEarliest(), due: due, stampedAt: nil) }
     }
 
     // MARK: - Accounting (`--count`, `--dropped`: see LineSink)

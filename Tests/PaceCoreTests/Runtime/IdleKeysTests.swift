@@ -111,3 +111,53 @@ struct IdleKeysMemoryTests {
         #expect(scheduler.heldKeys == 0)
     }
 }
+
+/// `--count` remembers the counts of at most ForgottenCounts' capacity of
+/// idle keys (SPEC). A lapsed key keeps its count in its slot, so once the
+/// keys in the table and the remembered ones pass that capacity, lapsed keys
+/// are forgotten on time, as they were, and a count is given up where it was.
+/// Here the capacity is 10: 1,035 keys each let one line through and drop
+/// one (each owes 1), an hour's window; then k0 comes back. Its window is
+/// over, so every key is idle: the idle list keeps 1,024, ForgottenCounts
+/// takes the 11 it pushes out (k0 first) and gives up k0's, the oldest.
+struct LapsedKeysOwingCountsTests {
+    @Test func pastTheBoundLapsedKeysAreForgottenOnTime() throws {
+        let hour: Nanoseconds = 3_600_000_000_000
+        let keyCount = IdleList.capacity + 11
+        var scheduler = Scheduler(
+            policy: ThrottleFirst<EventNumber>(window: hour),
+            keys: ManyKeys<ThrottleFirst<EventNumber>.State>(initialState: .idle, countDistinctKeys: false,
+                                                            countDiscards: true, forgottenCapacity: 10),
+            sink: Counted(RecordingSink()), observer: NoObserver())
+        var number: EventNumber = 0
+        for k in 0..<keyCount {
+            for word in ["a", "b"] {
+                number += 1
+                var line = "k\(k) \(word)"
+                var key = "k\(k)"
+                try line.withUTF8 { l in
+                    try key.withUTF8 { try scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer($0),
+                                                          at: 0, number: number) }
+                }
+            }
+        }
+        var back = "k0 back"
+        var k0 = "k0"
+        number += 1
+        try back.withUTF8 { l in
+            try k0.withUTF8 { try scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer($0),
+                                                 at: Instant(nanoseconds: hour.count + 1), number: number) }
+        }
+        #expect(scheduler.stats.uncountedDiscards == 1)
+        try scheduler.finish()
+        let emissions = scheduler.sink.base.emissions
+        #expect(emissions.count == keyCount + 1)
+        #expect(emissions.dropLast().allSatisfy { $0.count == 1 })
+        // k0's dropped line went uncounted: its line counts only itself.
+        #expect(emissions.last == Emission(time: Instant(nanoseconds: hour.count + 1), line: Array(back.utf8), count: 1))
+        // At the end k0 is idle again: it pushes k11 out of the idle list,
+        // and ForgottenCounts gives up k1's count for it.
+        #expect(scheduler.stats.uncountedDiscards == 2)
+        #expect(scheduler.stats.peakActiveKeys == Int64(keyCount))
+    }
+}
