@@ -46,15 +46,14 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     ///   - countDistinctKeys: keep what the distinct-key count needs.
     ///   - observer: what watches the run (see `SchedulerObserver`).
     public init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, countDistinctKeys: Bool = false) {
-        self.policy = policy
-        self.sink = sink
-        self.observer = observer
-        self.keys = Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys,
-                         countDiscards: Sink.writesCounts)
-        if !Keys.isKeyed { counters.activeKeys = 1 }
+        self.init(policy: policy,
+                  keys: Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys,
+                             countDiscards: Sink.writesCounts),
+                  sink: sink, observer: observer)
     }
 
-    /// For tests: with a key space built by the caller.
+    /// With a key space built by the caller (tests give ManyKeys a small
+    /// ForgottenCounts).
     init(policy: P, keys: consuming Keys, sink: consuming Sink, observer: Observer) {
         self.policy = policy
         self.sink = sink
