@@ -1,17 +1,20 @@
 // swift-tools-version:6.0
 // pace: a rate-limiting filter for line streams. No package dependencies by
-// design: only the Swift toolchain (Foundation-free core, Glibc, Swift Testing).
+// design: only the Swift toolchain (Glibc, Swift Testing).
+//
+// One product, the executable. PaceCore is its core, shared with the tests
+// at `package` access: no library API is promised (one can come later, on
+// purpose). docs/DESIGN.md draws the rooms of Sources/PaceCore.
 import PackageDescription
 
 let package = Package(
     name: "pace",
     products: [
         .executable(name: "pace", targets: ["pace"]),
-        .library(name: "PaceCore", targets: ["PaceCore"]),
     ],
     targets: [
-        // Everything that can be pure: policies, scheduler, clocks, time
-        // parsing, the byte line reader and the replay driver.
+        // Policies, scheduler, runtime, fields, time, output, commands; every
+        // Linux-specific call in its Platform/ folder.
         .target(name: "PaceCore"),
         // Arguments, file descriptors, signals, exit codes. Thin.
         .executableTarget(name: "pace", dependencies: ["PaceCore"]),

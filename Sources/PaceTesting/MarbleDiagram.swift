@@ -33,15 +33,15 @@
 import PaceCore
 
 /// The length of one tick when a test does not choose one.
-public let marbleTick: Nanoseconds = 10_000_000
+package let marbleTick: Nanoseconds = 10_000_000
 
 extension Int {
     /// This many default-length marble ticks, as a duration.
-    public var ticks: Nanoseconds { Int64(self) * marbleTick }
+    package var ticks: Nanoseconds { Int64(self) * marbleTick }
 }
 
 /// How marble events are assigned keys.
-public enum MarbleKeys {
+package enum MarbleKeys {
     /// One policy state for all events (no `--key-field`).
     case unkeyed
     /// Keyed; a letter's key is the letter lowercased, so `a` and `A` are two
@@ -73,37 +73,37 @@ func marbleLetter(_ k: Int) -> Character {
 }
 
 /// A parsed diagram row: the events (or emissions) at each tick that has any.
-public struct MarbleDiagram: Equatable {
+package struct MarbleDiagram: Equatable {
     /// What a row draws: the stream into the policy, or what comes out.
-    public enum Role {
+    package enum Role {
         case input, output
     }
 
     /// What one tick holds.
-    public enum Marks: Equatable {
+    package enum Marks: Equatable {
         /// Events or emissions named by their letters, in order.
         case named([Character])
         /// An output row's `2`-`9`: that many emissions, which ones not drawn.
         case counted(Int)
     }
 
-    public struct Step: Equatable {
-        public var tick: Int
-        public var marks: Marks
+    package struct Step: Equatable {
+        package var tick: Int
+        package var marks: Marks
 
-        public init(tick: Int, _ marks: Marks) {
+        package init(tick: Int, _ marks: Marks) {
             self.tick = tick
             self.marks = marks
         }
     }
 
-    public private(set) var steps: [Step] = []
+    package private(set) var steps: [Step] = []
     /// Number of ticks drawn, `|` included.
-    public private(set) var length = 0
+    package private(set) var length = 0
     /// The tick of `|`, if drawn.
-    public private(set) var end: Int?
+    package private(set) var end: Int?
 
-    public enum ParseError: Error, CustomStringConvertible {
+    package enum ParseError: Error, CustomStringConvertible {
         case unexpected(Character, column: Int, in: String)
         case unclosedGroup(in: String)
         case emptyGroup(column: Int, in: String)
@@ -114,7 +114,7 @@ public struct MarbleDiagram: Equatable {
         case leftOut(String)
         case badRows(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .unexpected(c, column, text): return "marble diagram \"\(text)\": unexpected '\(c)' at column \(column)"
             case let .unclosedGroup(text): return "marble diagram \"\(text)\": '[' without ']'"
@@ -133,7 +133,7 @@ public struct MarbleDiagram: Equatable {
 
     static func isEvent(_ c: Character) -> Bool { c.isASCII && c.isLetter }
 
-    public init(parsing text: String, role: Role) throws(ParseError) {
+    package init(parsing text: String, role: Role) throws(ParseError) {
         let chars = Array(text)
         var i = 0
         var tick = 0
@@ -184,7 +184,7 @@ public struct MarbleDiagram: Equatable {
 
     /// The emissions an output row draws, as a RecordingSink would record
     /// them; a nil line is one a count stands for (any line matches).
-    public func expected(tick: Nanoseconds) -> [(time: Instant, line: String?)] {
+    package func expected(tick: Nanoseconds) -> [(time: Instant, line: String?)] {
         steps.flatMap { step -> [(time: Instant, line: String?)] in
             let time = instant(atTick: step.tick, tick)
             switch step.marks {
@@ -195,7 +195,7 @@ public struct MarbleDiagram: Equatable {
     }
 
     /// Whether `actual` is exactly what this output row draws.
-    func matches(_ actual: [Emission], tick: Nanoseconds) -> Bool {
+    func matches(_ actual: [Emitted], tick: Nanoseconds) -> Bool {
         let expected = expected(tick: tick)
         guard expected.count == actual.count else { return false }
         return zip(expected, actual).allSatisfy { e, a in
@@ -215,7 +215,7 @@ extension MarbleDiagram.Step {
 }
 
 /// The instant of tick `n`, ticks of `tick` from the origin.
-public func instant(atTick n: Int, _ tick: Nanoseconds) -> Instant { Instant(nanoseconds: Int64(n) * tick.count) }
+package func instant(atTick n: Int, _ tick: Nanoseconds) -> Instant { Instant(nanoseconds: Int64(n) * tick.count) }
 
 /// The tick an emission falls in (the one before, between ticks), and
 /// whether it falls exactly on it.
@@ -229,4 +229,4 @@ func cell(count: Int) -> Character { count <= 9 ? Character(String(count)) : "*"
 
 /// The instant of tick `n` at the default tick length: a moment, where
 /// `n.ticks` is a length of time.
-public func tick(_ n: Int) -> Instant { instant(atTick: n, marbleTick) }
+package func tick(_ n: Int) -> Instant { instant(atTick: n, marbleTick) }

@@ -12,7 +12,7 @@ import Testing
 /// with them moved onto one, so pick `COLUMNS` to make a column one tick.
 /// Emissions of different keys at the same tick may come in any order.
 @discardableResult
-public func expectMarbles<P: Policy>(
+package func expectMarbles<P: Policy>(
     _ policy: P,
     tick: Nanoseconds = marbleTick,
     drawn: String,
@@ -39,7 +39,7 @@ public func expectMarbles<P: Policy>(
     clock.finish()
 
     var matched = 0
-    var report: [(label: String, expected: MarbleDiagram, actual: [Emission])] = []
+    var report: [(label: String, expected: MarbleDiagram, actual: [Emitted])] = []
     for row in rows {
         let ofKey = clock.emissions.compactMap { row.letter(of: $0) }
         matched += ofKey.count
@@ -72,12 +72,12 @@ struct MarbleRows {
     func line(_ letter: Character) -> String { key.map { "\($0) \(letter)" } ?? String(letter) }
 
     /// An emission of this key, as its letter alone; nil for another key's.
-    func letter(of emission: Emission) -> Emission? {
+    func letter(of emission: Emitted) -> Emitted? {
         let text = String(decoding: emission.line, as: UTF8.self)
         guard let key else { return emission }
         // The key, a space and one letter (a key may hold spaces itself).
         guard text.count == key.count + 2, text.hasPrefix(key + " ") else { return nil }
-        return Emission(time: emission.time, String(text.suffix(1)))
+        return Emitted(time: emission.time, String(text.suffix(1)))
     }
 
     /// The rows of a drawing. The header, the legend and blank lines say
@@ -146,8 +146,8 @@ private func drawing(_ row: MarbleDiagram) -> String {
     return String(cells).replacingTrailingIdle()
 }
 
-private func drawing(_ emissions: [Emission], tick: Nanoseconds) -> String {
-    var perTick: [Int: [Emission]] = [:]
+private func drawing(_ emissions: [Emitted], tick: Nanoseconds) -> String {
+    var perTick: [Int: [Emitted]] = [:]
     var offGrid = false
     for emission in emissions {
         let (at, onGrid) = tickOf(emission.time, tick: tick)

@@ -9,7 +9,7 @@ import Testing
 /// drawn in `output`; records one issue showing both diagrams if not.
 /// Returns the clock afterwards, for extra checks (key counts, stats).
 @discardableResult
-public func expectMarbles<P: Policy>(
+package func expectMarbles<P: Policy>(
     _ policy: P,
     keys: MarbleKeys = .unkeyed,
     tick: Nanoseconds = marbleTick,
@@ -61,7 +61,7 @@ private func describe(_ time: Instant, tick: Nanoseconds) -> String {
 
 /// The three diagrams one above the other, columns aligned tick by tick, and
 /// the raw emissions (an emission between ticks is drawn at the tick before).
-private func render(input: MarbleDiagram, expected: MarbleDiagram, actual: [Emission], tick: Nanoseconds) -> String {
+private func render(input: MarbleDiagram, expected: MarbleDiagram, actual: [Emitted], tick: Nanoseconds) -> String {
     var actualSteps: [Int: [Character]] = [:]
     var offGrid = false
     for emission in actual {

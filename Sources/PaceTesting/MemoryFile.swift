@@ -14,7 +14,7 @@ private let memfdCreate: MemfdCreate = {
 }()
 
 /// A descriptor reading `bytes` from the start; the caller closes it.
-public func memoryFile(_ bytes: [UInt8]) -> Int32 {
+package func memoryFile(_ bytes: [UInt8]) -> Int32 {
     let fd = memfdCreate("pace-test", 1 /* MFD_CLOEXEC */)
     precondition(fd >= 0, "memfd_create failed: \(errno)")
     var written = 0

@@ -4,12 +4,12 @@
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence
 /// everywhere.
-public struct SplitMix64 {
+package struct SplitMix64 {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -18,5 +18,5 @@ public struct SplitMix64 {
     }
 
     /// A number in 0..<n (the modulo bias is irrelevant here).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }

@@ -5,14 +5,14 @@
 import PaceCore
 
 /// A scheduler on a clock that moves only when told.
-public struct TestClock<P: Policy> where P.Payload == EventNumber {
+package struct TestClock<P: Policy> where P.Payload == EventNumber {
     /// The scheduler, unkeyed or keyed (chosen when the clock is made).
     private enum Runtime: ~Copyable {
-        case one(Scheduler<P, OneKey<P.State>, RecordingSink, NoObserver>)
-        case many(Scheduler<P, ManyKeys<P.State>, RecordingSink, NoObserver>)
+        case one(Scheduler<P, OneKey<P.State>, RecordingSink>)
+        case many(Scheduler<P, ManyKeys<P.State>, RecordingSink>)
 
-        mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink, NoObserver>) throws(OutputError) -> Void,
-                           _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink, NoObserver>) throws(OutputError) -> Void) {
+        mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink>) throws(OutputError) -> Void,
+                           _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink>) throws(OutputError) -> Void) {
             switch consume self {
             case var .one(scheduler):
                 try! one(&scheduler)
@@ -31,31 +31,29 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
         init(_ runtime: consuming Runtime) { self.runtime = runtime }
     }
 
-    public private(set) var now: Instant
+    package private(set) var now: Instant
     private let box: Box
     private var taken = 0
 
-    public init(policy: P, keyed: Bool = false, start: Instant = 0) {
+    package init(policy: P, keyed: Bool = false, start: Instant = 0) {
         now = start
         box = Box(keyed
-            ? .many(Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: RecordingSink(), observer: NoObserver(),
-                              countDistinctKeys: true))
-            : .one(Scheduler(policy: policy, keys: OneKey<P.State>.self, sink: RecordingSink(), observer: NoObserver(),
-                             countDistinctKeys: true)))
+            ? .many(Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: RecordingSink(), observer: .distinctKeys))
+            : .one(Scheduler(policy: policy, keys: OneKey<P.State>.self, sink: RecordingSink(), observer: .distinctKeys)))
     }
 
     /// Runs `body` on whichever scheduler this clock drives. RecordingSink
     /// never fails, so neither does `body`.
-    private mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink, NoObserver>) throws(OutputError) -> Void,
-                               _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink, NoObserver>) throws(OutputError) -> Void) {
+    private mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink>) throws(OutputError) -> Void,
+                               _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink>) throws(OutputError) -> Void) {
         box.runtime.with(one, many)
     }
 
     /// An event now, with its line and key.
-    public mutating func send(_ line: String, key: String = "") { send(line, key: key, at: now) }
+    package mutating func send(_ line: String, key: String = "") { send(line, key: key, at: now) }
 
     /// An event at `time` (the scheduler first fires what is due by then).
-    public mutating func send(_ line: String, key: String = "", at time: Instant) {
+    package mutating func send(_ line: String, key: String = "", at time: Instant) {
         now = max(now, time)
         var line = Array(line.utf8)
         var key = Array(key.utf8)
@@ -73,13 +71,13 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     private var nextNumber: EventNumber = 0
 
     /// Moves time forward, firing every timer due on the way.
-    public mutating func advance(by duration: Nanoseconds) {
+    package mutating func advance(by duration: Nanoseconds) {
         precondition(duration >= 0, "TestClock: time never runs backwards")
         advance(to: now.saturatingAdd(duration))
     }
 
     /// Moves time to `instant`, firing every timer due on the way.
-    public mutating func advance(to instant: Instant) {
+    package mutating func advance(to instant: Instant) {
         precondition(instant >= now, "TestClock: time never runs backwards")
         now = instant
         with({ (s) throws(OutputError) in try s.advance(to: instant) },
@@ -87,21 +85,21 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     }
 
     /// End of input, as replay ends it: the clock runs on until no timer is left.
-    public mutating func finish() {
+    package mutating func finish() {
         with({ (s) throws(OutputError) in try s.finish() }, { (s) throws(OutputError) in try s.finish() })
         if let last = emissions.last, last.time > now { now = last.time }
     }
 
     /// Live mode's end of input at `time`: what is due by then fires as the
     /// live loop would have fired it, the rest is emitted at once.
-    public mutating func finishLive(at time: Instant) {
+    package mutating func finishLive(at time: Instant) {
         now = max(now, time)
         with({ (s) throws(OutputError) in try s.advance(to: time); try s.finish(emittingAt: time) },
              { (s) throws(OutputError) in try s.advance(to: time); try s.finish(emittingAt: time) })
     }
 
     /// Every emission so far.
-    public var emissions: [Emission] {
+    package var emissions: [Emitted] {
         switch box.runtime {
         case let .one(scheduler): return scheduler.sink.emissions
         case let .many(scheduler): return scheduler.sink.emissions
@@ -109,7 +107,7 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     }
 
     /// The emissions since the last call (for asserting step by step).
-    public mutating func takeEmissions() -> [Emission] {
+    package mutating func takeEmissions() -> [Emitted] {
         let all = emissions
         defer { taken = all.count }
         return Array(all[taken...])
@@ -117,7 +115,7 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
 
     /// When the next timer is due that live mode would wake for (not one
     /// that only forgets).
-    public var nextDeadline: Instant? {
+    package var nextDeadline: Instant? {
         switch box.runtime {
         case let .one(scheduler): return scheduler.nextDeadline
         case let .many(scheduler): return scheduler.nextDeadline
@@ -125,7 +123,7 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     }
 
     /// Keys with state held.
-    public var heldKeys: Int {
+    package var heldKeys: Int {
         switch box.runtime {
         case let .one(scheduler): return scheduler.heldKeys
         case let .many(scheduler): return scheduler.heldKeys
@@ -133,7 +131,7 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
     }
 
     /// The scheduler's counters.
-    public var stats: SchedulerStats {
+    package var stats: SchedulerStats {
         switch box.runtime {
         case let .one(scheduler): return scheduler.stats
         case let .many(scheduler): return scheduler.stats
@@ -142,7 +140,7 @@ public struct TestClock<P: Policy> where P.Payload == EventNumber {
 
     /// True when no timer is set (nothing pending, no window open), not
     /// even one that only forgets.
-    public var isQuiet: Bool {
+    package var isQuiet: Bool {
         switch box.runtime {
         case let .one(scheduler): return !scheduler.hasTimers
         case let .many(scheduler): return !scheduler.hasTimers

@@ -204,7 +204,7 @@ struct ExecAccountingTests {
         let (rest, errors, status) = pace.finish(closingInput: false)
         #expect(rest == [])
         #expect(status == 143)
-        // Emission times are the live clock's: only the commands' lines.
+        // Emitted times are the live clock's: only the commands' lines.
         let commandLines = errors.split(separator: "\n").filter { !$0.contains("emitted at") }
         #expect(commandLines == [
             "pace: trace: line 1: command started",

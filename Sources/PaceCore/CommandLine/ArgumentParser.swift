@@ -5,14 +5,14 @@
 // executable, which owns file descriptors.)
 
 /// Parses `arguments` (without the program name).
-public func parseArguments(_ arguments: [String]) -> Result<Command, UsageError> {
+package func parseArguments(_ arguments: [String]) -> Result<Command, UsageError> {
     parseArguments(bytes: arguments.map { Array($0.utf8) })
 }
 
 /// Parses `arguments`, each the bytes of one `argv` string (without the
 /// program name). Flags and their values are read as text; file names stay
 /// the bytes they were, for open(2) and for messages.
-public func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageError> {
+package func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageError> {
     // --help and --version win over everything else, as in most Unix tools.
     for argument in arguments.lazy.map({ String(decoding: $0, as: UTF8.self) }) {
         if argument == "--" { break }
@@ -105,43 +105,51 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     if policyFlags.count > 1 {
         throw UsageError("two policies given, '\(policyFlags[0].spelling)' and '\(policyFlags[1].spelling)' (choose one)")
     }
-    let kind: PolicyKind
-    switch chosen.flag.id {
-    case .debounce: kind = .debounce
-    case .leading: kind = .leading
-    case .throttle: kind = .throttleFirst
-    case .throttleLast: kind = .throttleLast
-    case .limit: kind = .limit
-    case .rate: kind = .rate
-    default: preconditionFailure("validate: \(chosen.flag.name) is not a policy")
-    }
-    var config: Configuration
-    if kind == .limit || kind == .rate {
-        let (count, period) = try rate(chosen.value!, for: chosen.spelling)
-        config = Configuration(policy: kind, window: period)
-        config.rateCount = count
+    let id = chosen.flag.id
+    let value = chosen.value ?? ""
+    // `--limit`'s and `--rate`'s N/D, or every other policy's window D.
+    var bucket: (count: Int64, period: Nanoseconds)?
+    var window: Nanoseconds = 0
+    if id == .limit || id == .rate {
+        bucket = try rate(value, for: chosen.spelling)
     } else {
-        config = Configuration(policy: kind, window: try duration(chosen.value!, for: chosen.spelling))
+        window = try duration(value, for: chosen.spelling)
     }
-    let window = config.window
 
-    if let (spelling, value) = typed.value(.burst) {
-        guard kind == .limit || kind == .rate else {
+    var burstSize: Int64?
+    if let (spelling, text) = typed.value(.burst) {
+        guard bucket != nil else {
             throw UsageError("'--burst' only applies to --limit and --rate (not '\(chosen.spelling)')")
         }
-        config.burst = try burst(value!, for: spelling)
+        burstSize = try burst(text ?? "", for: spelling)
     }
 
-    if let (spelling, value) = typed.value(.maxWait) {
-        guard kind == .debounce else {
+    var maxWait: Nanoseconds?
+    if let (spelling, text) = typed.value(.maxWait) {
+        guard id == .debounce else {
             throw UsageError("'--max-wait' only applies to --debounce (not '\(chosen.spelling)')")
         }
-        let maxWait = try duration(value!, for: spelling)
-        guard maxWait >= window else {
-            throw UsageError("'--max-wait' (\(value!)) must be at least the debounce window (\(chosen.value!))")
+        let wait = try duration(text ?? "", for: spelling)
+        guard wait >= window else {
+            throw UsageError("'--max-wait' (\(text ?? "")) must be at least the debounce window (\(value))")
         }
-        config.maxWait = maxWait
+        maxWait = wait
     }
+
+    let policy: PolicyChoice
+    if let (count, period) = bucket {
+        let rate = CellRate(count: count, per: period, burst: burstSize ?? (id == .limit ? count : 1))
+        policy = id == .limit ? .limit(rate) : .rate(rate)
+    } else {
+        switch id {
+        case .debounce: policy = .debounce(window, maxWait: maxWait)
+        case .leading: policy = .leading(window)
+        case .throttle: policy = .throttle(window)
+        case .throttleLast: policy = .throttleLast(window)
+        default: preconditionFailure("validate: \(chosen.flag.name) is not a policy")
+        }
+    }
+    var config = Configuration(policy: policy)
     if let (spelling, value) = typed.value(.keyField) {
         switch FieldSelector.parse(value!) {
         case let .success(selector): config.keyField = selector
@@ -164,7 +172,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     if !config.replay, let replayOnly = typed.flags.first(where: { $0.flag.replayOnly }) {
         throw UsageError("'\(replayOnly.spelling)' only applies with --replay")
     }
-    if let (_, value) = typed.value(.record) {
+    if typed.has(.record) {
         if config.replay {
             throw UsageError("'--record' is for live mode and cannot be used with --replay")
         }

@@ -2,58 +2,62 @@
 // been checked. The executable turns it into file descriptors and a run.
 
 /// `--on-bad-time`.
-public enum BadTimeAction: String, Sendable, CaseIterable {
+package enum BadTimeAction: String, Sendable, CaseIterable {
     case error, skip, pass
 }
 
-public struct Configuration: Equatable, Sendable {
-    public var policy: PolicyKind
-    /// The policy's window D, in nanoseconds (> 0); for `--limit N/D` and
-    /// `--rate N/D`, the period D.
-    public var window: Nanoseconds
-    /// N of `--limit N/D` and `--rate N/D` (1...10^9, <= D's nanoseconds).
-    public var rateCount: Int64?
-    /// `--burst B` (`--limit`, `--rate` only), or nil for the default (N for
-    /// `--limit`, 1 for `--rate`).
-    public var burst: Int64?
-    /// `--max-wait` (debounce only, >= window).
-    public var maxWait: Nanoseconds?
+/// The policy the command line chose, with its values: the one place a
+/// policy is named (a new policy is one case here, one in the flag table and
+/// its reducer's file).
+package enum PolicyChoice: Equatable, Sendable {
+    /// `--debounce D`, with `--max-wait M` (M >= D) or not.
+    case debounce(Nanoseconds, maxWait: Nanoseconds?)
+    /// `--leading D`.
+    case leading(Nanoseconds)
+    /// `--throttle D` (`--throttle-first`).
+    case throttle(Nanoseconds)
+    /// `--throttle-last D`.
+    case throttleLast(Nanoseconds)
+    /// `--limit N/D`, with its burst (`--burst B`, default N).
+    case limit(CellRate)
+    /// `--rate N/D`, with its burst (`--burst B`, default 1).
+    case rate(CellRate)
+}
+
+package struct Configuration: Equatable, Sendable {
+    package var policy: PolicyChoice
     /// `--key-field`, or nil for one shared state.
-    public var keyField: FieldSelector?
+    package var keyField: FieldSelector?
     /// `--delimiter`: fields are split at each of this byte instead of at
     /// runs of blanks.
-    public var delimiter: UInt8?
-    public var replay: Bool
-    public var timeFormat: TimeFormat
+    package var delimiter: UInt8?
+    package var replay: Bool
+    package var timeFormat: TimeFormat
     /// `--year`, or nil for the current UTC year at start.
-    public var year: Int?
-    public var timeField: TimeField
-    public var onBadTime: BadTimeAction
-    public var emitTime: Bool
+    package var year: Int?
+    package var timeField: TimeField
+    package var onBadTime: BadTimeAction
+    package var emitTime: Bool
     /// `--record FILE` (live only), as the bytes of its argument: a file
     /// name need not be UTF-8, and goes to open(2) as it was given.
-    public var recordPath: [UInt8]?
+    package var recordPath: [UInt8]?
     /// `--count`: each output line's count, as a prefix.
-    public var count: Bool
+    package var count: Bool
     /// `--dropped FILE`, as the bytes of its argument.
-    public var droppedPath: [UInt8]?
-    public var stats: Bool
+    package var droppedPath: [UInt8]?
+    package var stats: Bool
     /// `--trace`: each input line's fate on stderr.
-    public var trace: Bool
+    package var trace: Bool
     /// `--marbles` (replay only): the run as marble diagrams on stderr.
-    public var marbles: Bool
+    package var marbles: Bool
     /// The input FILE, as the bytes of its argument, or nil for stdin (`-`
     /// is also stdin).
-    public var inputPath: [UInt8]?
+    package var inputPath: [UInt8]?
     /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
-    public var exec: CommandOptions?
+    package var exec: CommandOptions?
 
-    public init(policy: PolicyKind, window: Nanoseconds) {
+    package init(policy: PolicyChoice) {
         self.policy = policy
-        self.window = window
-        maxWait = nil
-        rateCount = nil
-        burst = nil
         keyField = nil
         delimiter = nil
         replay = false
@@ -74,16 +78,15 @@ public struct Configuration: Equatable, Sendable {
 }
 
 extension Configuration {
-    /// `--limit` and `--rate`'s bucket: N per D, burst B (or its default).
-    public var cellRate: CellRate? {
-        guard let count = rateCount else { return nil }
-        let defaultBurst: Int64 = policy == .rate ? 1 : count
-        return CellRate(count: count, per: window, burst: burst ?? defaultBurst)
+    /// `--limit`'s bucket (`--trace` says why a line is dropped with it).
+    package var limitRate: CellRate? {
+        if case let .limit(rate) = policy { return rate }
+        return nil
     }
 }
 
 /// What the command line asks pace to do.
-public enum Command: Equatable, Sendable {
+package enum Command: Equatable, Sendable {
     case run(Configuration)
     case help
     case version
@@ -91,30 +94,30 @@ public enum Command: Equatable, Sendable {
 
 /// A usage error: `pace: <message>`, then the hint, on stderr; exit 2.
 /// The message is bytes, since it may quote a file name that is not UTF-8.
-public struct UsageError: Error, Equatable, Sendable {
-    public var messageBytes: [UInt8]
-    public var hint: String
+package struct UsageError: Error, Equatable, Sendable {
+    package var messageBytes: [UInt8]
+    package var hint: String
 
-    public init(_ message: String, hint: String = UsageError.defaultHint) {
+    package init(_ message: String, hint: String = UsageError.defaultHint) {
         self.init(bytes: Array(message.utf8), hint: hint)
     }
 
-    public init(bytes: [UInt8], hint: String = UsageError.defaultHint) {
+    package init(bytes: [UInt8], hint: String = UsageError.defaultHint) {
         messageBytes = bytes
         self.hint = hint
     }
 
-    public static let defaultHint = "Usage: \(usageLine)\nSee 'pace --help' for more information."
+    package static let defaultHint = "Usage: \(usageLine)\nSee 'pace --help' for more information."
 
     /// The message as text (invalid UTF-8 shown as U+FFFD), for tests.
-    public var message: String { String(decoding: messageBytes, as: UTF8.self) }
+    package var message: String { String(decoding: messageBytes, as: UTF8.self) }
 
     /// The whole stderr text, as written.
-    public var bytes: [UInt8] { Array("pace: ".utf8) + messageBytes + Array("\n\(hint)\n".utf8) }
+    package var bytes: [UInt8] { Array("pace: ".utf8) + messageBytes + Array("\n\(hint)\n".utf8) }
 
     /// The same, as text.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
-public let usageLine = "pace <policy> [<options>] [<file>]"
-public let paceVersion = "0.1.0"
+package let usageLine = "pace <policy> [<options>] [<file>]"
+package let paceVersion = "0.1.0"

@@ -11,8 +11,8 @@ let durationHint = """
 /// The years that hold instants pace can represent (Int64 nanoseconds since
 /// 1970: `representableTimes`). Only part of the first and the last is
 /// representable; a timestamp outside that part is out of range as any is.
-public let minimumYear = 1677
-public let maximumYear = 2262
+package let minimumYear = 1677
+package let maximumYear = 2262
 
 func duration(_ text: String, for spelling: String) throws(UsageError) -> Nanoseconds {
     switch parseDuration(text) {
@@ -69,7 +69,7 @@ let delimiterHint = """
 // MARK: - Rates
 
 /// The largest N of `N/D` (SPEC).
-public let maximumRateCount: Int64 = 1_000_000_000
+package let maximumRateCount: Int64 = 1_000_000_000
 
 let rateHint = """
     A rate is N/D: a whole number of lines N (1 to 1000000000) per duration D, or per one unit:
@@ -161,7 +161,7 @@ func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOption
 
 /// More commands at once than any machine runs usefully; the bound keeps a
 /// typo from asking for billions.
-public let maximumJobs = 100_000
+package let maximumJobs = 100_000
 
 func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
     guard let n = Int(text), n >= 1 else {

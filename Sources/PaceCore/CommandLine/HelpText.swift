@@ -2,7 +2,7 @@
 // swift-argument-parser: OVERVIEW, USAGE, sections of aligned flags with
 // `<value>` placeholders and defaults, then examples.
 
-public func helpText(width: Int = 80) -> String {
+package func helpText(width: Int = 80) -> String {
     var out = """
         OVERVIEW: Rate-limit a stream of lines: debounce, throttle, limit or pace them.
 

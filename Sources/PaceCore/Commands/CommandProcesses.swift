@@ -43,7 +43,7 @@ extension CommandRunner {
                 if let line = stored.removeValue(forKey: line) {
                     var failure: OutputError?
                     line.line.withUnsafeBytes { bytes in
-                        do throws(OutputError) { try dropped.emit(bytes, at: latestTime) } catch { failure = error }
+                        do throws(OutputError) { try dropped.emit(Emission(line: bytes, time: latestTime, number: 0)) } catch { failure = error }
                     }
                     if let failure { throw failure }
                 }

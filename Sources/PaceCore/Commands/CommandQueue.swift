@@ -24,12 +24,12 @@
 
 /// `--on-busy`: what a line does when its key's command is still running or
 /// a line of its key is waiting.
-public enum OnBusy: String, Sendable, CaseIterable {
+package enum OnBusy: String, Sendable, CaseIterable {
     case queue, drop, restart
 }
 
 /// Why a line's command never ran.
-public enum CommandDiscard: Equatable, Sendable {
+package enum CommandDiscard: Equatable, Sendable {
     /// `--on-busy drop`: its key was busy.
     case busy
     /// `--on-busy restart`: a newer line of its key replaced it while it waited.
@@ -41,7 +41,7 @@ public enum CommandDiscard: Equatable, Sendable {
 }
 
 /// What the runner must do.
-public enum CommandEffect<Key: Hashable>: Equatable {
+package enum CommandEffect<Key: Hashable>: Equatable {
     /// Start the command of line `line`; `count` is its PACE_COUNT.
     case start(EventNumber, key: Key, count: Int64)
     /// Send SIGTERM to line `line`'s command.
@@ -58,7 +58,7 @@ public enum CommandEffect<Key: Hashable>: Equatable {
 }
 
 /// What happens to the queue.
-public enum CommandAction<Key: Hashable>: Equatable {
+package enum CommandAction<Key: Hashable>: Equatable {
     /// An emitted line, with its count, at `now` (a restart's SIGTERM arms a
     /// kill timer from it).
     case submit(EventNumber, key: Key, count: Int64, now: Instant)
@@ -78,25 +78,25 @@ public enum CommandAction<Key: Hashable>: Equatable {
 }
 
 /// Counters for `--stats`.
-public struct CommandQueueStats: Equatable, Sendable {
+package struct CommandQueueStats: Equatable, Sendable {
     /// Commands started.
-    public var started: Int64 = 0
+    package var started: Int64 = 0
     /// Running commands sent SIGTERM by `--on-busy restart`.
-    public var restarted: Int64 = 0
+    package var restarted: Int64 = 0
     /// Lines whose command never ran.
-    public var notRun: Int64 = 0
+    package var notRun: Int64 = 0
 
-    public init(started: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0) {
+    package init(started: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0) {
         self.started = started
         self.restarted = restarted
         self.notRun = notRun
     }
 }
 
-public struct CommandQueue<Key: Hashable> {
-    public let jobs: Int
-    public let onBusy: OnBusy
-    public let killAfter: Nanoseconds
+package struct CommandQueue<Key: Hashable> {
+    package let jobs: Int
+    package let onBusy: OnBusy
+    package let killAfter: Nanoseconds
 
     private struct Waiting {
         var line: EventNumber
@@ -151,9 +151,9 @@ public struct CommandQueue<Key: Hashable> {
     private var inputEnded = false
     private var stopped = false
     private var finishedReported = false
-    public private(set) var stats = CommandQueueStats()
+    package private(set) var stats = CommandQueueStats()
 
-    public init(jobs: Int, onBusy: OnBusy, killAfter: Nanoseconds) {
+    package init(jobs: Int, onBusy: OnBusy, killAfter: Nanoseconds) {
         precondition(jobs >= 1 && killAfter > 0, "CommandQueue: jobs \(jobs), kill-after \(killAfter)")
         self.jobs = jobs
         self.onBusy = onBusy
@@ -161,16 +161,16 @@ public struct CommandQueue<Key: Hashable> {
     }
 
     /// Commands running now (SIGTERMed ones included, until they exit).
-    public var runningCount: Int { running.count }
+    package var runningCount: Int { running.count }
     /// Lines waiting for their turn.
-    public var waitingCount: Int { keys.values.reduce(0) { $0 + $1.waitingCount } }
+    package var waitingCount: Int { keys.values.reduce(0) { $0 + $1.waitingCount } }
     /// Input has ended and no command runs or waits.
-    public var isFinished: Bool { inputEnded && running.isEmpty && keys.isEmpty }
+    package var isFinished: Bool { inputEnded && running.isEmpty && keys.isEmpty }
     /// Whether shutdown (or a start failure) stopped new starts.
-    public var isStopped: Bool { stopped }
+    package var isStopped: Bool { stopped }
 
     /// The earliest SIGKILL due, if a SIGTERMed command still runs.
-    public var nextKillDeadline: Instant? {
+    package var nextKillDeadline: Instant? {
         var i = killTimersHead
         while i < killTimers.count {
             if let command = running[killTimers[i].line], !command.killed { return killTimers[i].due }
@@ -179,7 +179,7 @@ public struct CommandQueue<Key: Hashable> {
         return nil
     }
 
-    public mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
+    package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
         switch action {
         case let .submit(line, key, count, now):

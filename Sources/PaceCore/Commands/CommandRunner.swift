@@ -21,16 +21,16 @@
 import Glibc
 
 /// What `--exec` and its modifiers ask for.
-public struct CommandOptions: Equatable, Sendable {
+package struct CommandOptions: Equatable, Sendable {
     /// CMD, as bytes.
-    public var command: [UInt8]
-    public var onBusy: OnBusy = .queue
-    public var jobs: Int = 1
-    public var killAfter: Nanoseconds = CommandOptions.defaultKillAfter
+    package var command: [UInt8]
+    package var onBusy: OnBusy = .queue
+    package var jobs: Int = 1
+    package var killAfter: Nanoseconds = CommandOptions.defaultKillAfter
 
-    public static let defaultKillAfter: Nanoseconds = 5_000_000_000
+    package static let defaultKillAfter: Nanoseconds = 5_000_000_000
 
-    public init(command: [UInt8], onBusy: OnBusy = .queue, jobs: Int = 1,
+    package init(command: [UInt8], onBusy: OnBusy = .queue, jobs: Int = 1,
                 killAfter: Nanoseconds = CommandOptions.defaultKillAfter) {
         self.command = command
         self.onBusy = onBusy
@@ -40,17 +40,17 @@ public struct CommandOptions: Equatable, Sendable {
 }
 
 /// `--stats`' command counters.
-public struct CommandStats: Equatable, Sendable {
+package struct CommandStats: Equatable, Sendable {
     /// Commands started.
-    public var run: Int64 = 0
+    package var run: Int64 = 0
     /// Commands that exited non-zero or died of a signal pace did not send.
-    public var failed: Int64 = 0
+    package var failed: Int64 = 0
     /// Running commands sent SIGTERM by `--on-busy restart`.
-    public var restarted: Int64 = 0
+    package var restarted: Int64 = 0
     /// Lines whose command never ran.
-    public var notRun: Int64 = 0
+    package var notRun: Int64 = 0
 
-    public init(run: Int64 = 0, failed: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0) {
+    package init(run: Int64 = 0, failed: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0) {
         self.run = run
         self.failed = failed
         self.restarted = restarted
@@ -58,11 +58,11 @@ public struct CommandStats: Equatable, Sendable {
     }
 }
 
-public final class CommandRunner<Dropped: LineSink> {
+package final class CommandRunner<Dropped: LineSink> {
     var queue: CommandQueue<[UInt8]>
     let spawner: ProcessSpawner
     /// Lines discarded here go to it (`--dropped`).
-    public internal(set) var dropped: Dropped
+    package internal(set) var dropped: Dropped
     let errorFD: Int32
     /// `--trace`: where each command's start, end and signals, and each
     /// line not run, are told (nil: not traced).
@@ -102,7 +102,7 @@ public final class CommandRunner<Dropped: LineSink> {
     var killedAll = false
     var failed: Int64 = 0
     /// The first command that could not be started: its line and errno.
-    public internal(set) var startFailure: (line: EventNumber, errno: Int32)?
+    package internal(set) var startFailure: (line: EventNumber, errno: Int32)?
     var ready: [(events: UInt32, tag: UInt64)] = []
 
     /// - Parameters:
@@ -112,7 +112,7 @@ public final class CommandRunner<Dropped: LineSink> {
     ///   - traceFD: `--trace`'s descriptor, if traced.
     ///   - clock: the monotonic clock kill deadlines are on (live mode's
     ///     CLOCK_BOOTTIME, so its wait watches `nextDeadline` as it is).
-    public init(_ options: CommandOptions, dropped: Dropped, shell: [UInt8] = Array("/bin/sh".utf8),
+    package init(_ options: CommandOptions, dropped: Dropped, shell: [UInt8] = Array("/bin/sh".utf8),
                 errorFD: Int32 = 2, traceFD: Int32? = nil, clock: (() -> Instant)? = nil) {
         queue = CommandQueue(jobs: options.jobs, onBusy: options.onBusy, killAfter: options.killAfter)
         spawner = ProcessSpawner(command: options.command, shell: shell)
@@ -149,21 +149,21 @@ public final class CommandRunner<Dropped: LineSink> {
     // MARK: - What the driver sees
 
     /// Readable when a command has exited or a stdin pipe can take more.
-    public var readinessFD: Int32 { epoll }
+    package var readinessFD: Int32 { epoll }
     /// When a SIGTERMed command is due its SIGKILL (on `clock`), if any.
-    public var nextDeadline: Instant? { queue.nextKillDeadline }
+    package var nextDeadline: Instant? { queue.nextKillDeadline }
     /// Input has ended and every command has exited.
-    public var isFinished: Bool { queue.isFinished }
+    package var isFinished: Bool { queue.isFinished }
     /// Commands running or lines waiting.
-    public var isIdle: Bool { queue.runningCount == 0 && queue.waitingCount == 0 }
-    public var stats: CommandStats {
+    package var isIdle: Bool { queue.runningCount == 0 && queue.waitingCount == 0 }
+    package var stats: CommandStats {
         CommandStats(run: queue.stats.started, failed: failed, restarted: queue.stats.restarted,
                      notRun: queue.stats.notRun)
     }
     /// What the commands add to pace's exit status: 1 if one could not be
     /// started, else 123 if one failed, else 0. (A signal's 130 or 143 wins
     /// over both; the caller decides that.)
-    public var exitStatus: Int32 { startFailure != nil ? 1 : failed > 0 ? 123 : 0 }
+    package var exitStatus: Int32 { startFailure != nil ? 1 : failed > 0 ? 123 : 0 }
 
     // MARK: - Driving
 
@@ -171,7 +171,7 @@ public final class CommandRunner<Dropped: LineSink> {
     /// discarded (`--on-busy drop`, after shutdown). `count` is what
     /// `--count` would show; `lineNumber` names it (unique among lines in
     /// flight) in failure messages.
-    public func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
+    package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
                        lineNumber: EventNumber) throws(OutputError) {
         latestTime = time
         stored[lineNumber] = Stored(line: Array(line), key: Array(key), time: time)
@@ -180,14 +180,14 @@ public final class CommandRunner<Dropped: LineSink> {
     }
 
     /// No more lines: the waiting ones still run.
-    public func endOfInput() {
+    package func endOfInput() {
         _ = queue.reduce(.endOfInput)
     }
 
     /// SIGINT or SIGTERM: nothing new starts, waiting lines are discarded,
     /// running commands get SIGTERM (SIGKILL after `--kill-after`). Once
     /// only: later calls do nothing.
-    public func shutdown(at time: Instant) throws(OutputError) {
+    package func shutdown(at time: Instant) throws(OutputError) {
         latestTime = time
         guard !shutDown else { return }
         shutDown = true
@@ -196,27 +196,27 @@ public final class CommandRunner<Dropped: LineSink> {
 
     /// `shutdown(at:)` when pace saw the signal: live mode's now, else the
     /// latest time given.
-    public func shutdown() throws(OutputError) { try shutdown(at: signalTime) }
+    package func shutdown() throws(OutputError) { try shutdown(at: signalTime) }
 
     /// When a signal that comes now is seen.
     private var signalTime: Instant { timelineNow?() ?? latestTime }
 
     /// A second SIGINT or SIGTERM: SIGKILL to every command still running,
     /// at once (and shutdown, if that had not happened).
-    public func killAll(at time: Instant) throws(OutputError) {
+    package func killAll(at time: Instant) throws(OutputError) {
         latestTime = time
         shutDown = true
         try perform(queue.reduce(.killAll), on: .killAll)
     }
 
     /// Whether `shutdown` (or `killAll`) has happened.
-    public var isShutDown: Bool { shutDown }
+    package var isShutDown: Bool { shutDown }
 
     /// After the wait: reaps exited commands, feeds stdin pipes, sends the
     /// SIGKILLs that are due, and starts what may start. A driver that saw a
     /// signal in the same wait calls `shutdown` first, so that a command the
     /// terminal's Ctrl-C killed too is not reported as failed.
-    public func handleReady() throws(OutputError) {
+    package func handleReady() throws(OutputError) {
         ready.removeAll(keepingCapacity: true)
         ProcessPlatform.epollReady(epoll, into: &ready)
         // A tag is the line number and one bit: 1 for its stdin pipe, 0 for
@@ -241,7 +241,7 @@ public final class CommandRunner<Dropped: LineSink> {
     /// check ends the wait: then pace shuts down (`shutdown(at:)`) and waits
     /// for the commands to go. Once `endNow` (a second signal) says so,
     /// every command still running gets SIGKILL at once.
-    public func waitUntilIdle(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
+    package func waitUntilIdle(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
                               answerStatsRequest: () -> Void = {}) throws(OutputError) {
         while !isIdle {
             if !shutDown && pendingSignal() != 0 { try shutdown() }
@@ -263,7 +263,7 @@ public final class CommandRunner<Dropped: LineSink> {
     /// End of input, then every command run and waited for; a SIGUSR1
     /// meanwhile is answered by `answerStatsRequest` (the driver, which
     /// answers it while input is read, is done by then).
-    public func finish(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
+    package func finish(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
                        answerStatsRequest: () -> Void = {}) throws(OutputError) {
         endOfInput()
         try waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow, answerStatsRequest: answerStatsRequest)

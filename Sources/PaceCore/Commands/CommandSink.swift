@@ -12,18 +12,18 @@
 /// `--dropped`'s writer as the runner's sink for the lines it never ran
 /// (none: they go nowhere). Shared with the policy's run, so that replay's
 /// buffered file keeps the order the lines were discarded in.
-public struct DroppedLines: LineSink {
-    public let writer: FileWriter?
-    public init(_ writer: FileWriter?) { self.writer = writer }
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        try writer?.write(line, at: time)
+package struct DroppedLines: LineSink {
+    package let writer: FileWriter?
+    package init(_ writer: FileWriter?) { self.writer = writer }
+    package mutating func emit(_ emission: Emission) throws(OutputError) {
+        try writer?.write(emission.line, at: emission.time)
     }
-    public func flush() throws(OutputError) { try writer?.flush() }
+    package func flush() throws(OutputError) { try writer?.flush() }
 }
 
-public struct CommandSink<Dropped: LineSink>: LineSink {
-    public let runner: CommandRunner<Dropped>
-    /// `--key-field`, to find an emitted line's key again (and show it).
+package struct CommandSink<Dropped: LineSink>: LineSink {
+    package let runner: CommandRunner<Dropped>
+    /// `--key-field`, to show an emitted line's key.
     private let keys: KeyExtractor
     /// Replay: each line's command is waited for before `emit` returns.
     private let waitsForEach: Bool
@@ -32,7 +32,7 @@ public struct CommandSink<Dropped: LineSink>: LineSink {
     /// A second signal came: every command gets SIGKILL at once.
     private let endNow: () -> Bool
 
-    public init(runner: CommandRunner<Dropped>, keys: KeyExtractor, waitsForEach: Bool = true,
+    package init(runner: CommandRunner<Dropped>, keys: KeyExtractor, waitsForEach: Bool = true,
                 pendingSignal: @escaping () -> Int32, endNow: @escaping () -> Bool = { false }) {
         self.runner = runner
         self.keys = keys
@@ -41,30 +41,20 @@ public struct CommandSink<Dropped: LineSink>: LineSink {
         self.endNow = endNow
     }
 
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        preconditionFailure("CommandSink: a line without its number (call emit(_:at:number:))")
-    }
-
     /// Runs the line's command (replay: and waits for it). After a signal,
-    /// the lines still emitted (pending ones) are not run.
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
-        try emit(line, at: time, number: number, count: 1)
-    }
-
-    /// The scheduler keeps each key's discards for it: PACE_COUNT is what
-    /// `--count` would print (the runner adds what it discarded itself).
-    public static var writesCounts: Bool { true }
-
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber, count: Int64)
-        throws(OutputError) {
-        if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown(at: time) }
+    /// the lines still emitted (pending ones) are not run. PACE_COUNT is
+    /// what `--count` would print (the runner adds what it discarded
+    /// itself): the run always counts for a command sink.
+    package mutating func emit(_ emission: Emission) throws(OutputError) {
+        if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown(at: emission.time) }
         // The key as shown (PACE_KEY): one field's bytes as they are, the
         // values of several joined by one space.
-        let shown = keys.shown(Array(keys.key(of: number == 1 ? withoutByteOrderMark(line) : line)))
+        let shown = keys.shown(Array(emission.key))
         var failure: OutputError?
         shown.withUnsafeBytes { key in
             do throws(OutputError) {
-                try runner.submit(line: line, key: key, time: time, count: count, lineNumber: number)
+                try runner.submit(line: emission.line, key: key, time: emission.time, count: emission.count,
+                                  lineNumber: emission.number)
             } catch {
                 failure = error
             }
@@ -76,7 +66,7 @@ public struct CommandSink<Dropped: LineSink>: LineSink {
     /// End of the run: every command run and waited for (a signal shuts
     /// down first), SIGUSR1 answered by `answerStatsRequest`. The entry
     /// points call it after the driver is done.
-    public mutating func finish(answerStatsRequest: () -> Void = {}) throws(OutputError) {
+    package mutating func finish(answerStatsRequest: () -> Void = {}) throws(OutputError) {
         try runner.finish(pendingSignal: pendingSignal, endNow: endNow, answerStatsRequest: answerStatsRequest)
     }
 }

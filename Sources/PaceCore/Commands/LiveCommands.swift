@@ -13,7 +13,7 @@
 // sends SIGKILL at once, and SIGUSR1 prints the summary so far.
 
 /// What live mode's wait watches of `--exec`'s runner.
-public protocol CommandWatch: AnyObject {
+package protocol CommandWatch: AnyObject {
     /// Readable when the runner has something to do.
     var readinessFD: Int32 { get }
     /// When a kill is due, on the live clock's monotonic clock.
@@ -27,8 +27,8 @@ public protocol CommandWatch: AnyObject {
 }
 
 extension CommandWatch {
-    public var commandStats: CommandStats? { nil }
-    public func useTimeline(_ timeline: LiveTimeline) {}
+    package var commandStats: CommandStats? { nil }
+    package func useTimeline(_ timeline: LiveTimeline) {}
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -75,17 +75,17 @@ extension ReplayMode {
 extension RunReport {
     /// The end of an `--exec` run: every command waited for, then the
     /// runner's counters and exit status, and `--dropped`'s file written out.
-    mutating func finishCommands(_ sink: inout CommandSink<DroppedLines>) {
+    mutating func finishCommands(_ counted: inout Counted<CommandSink<DroppedLines>>) {
         // The driver is done: a SIGUSR1 while the last commands run gets
         // its final counters, with the commands' so far.
-        let soFar = self, runner = sink.runner
+        let soFar = self, runner = counted.base.runner
         let answer = {
             guard Signals.takeStatsRequest() else { return }
             soFar.writeStatsSoFar(soFar.scheduler, clamped: soFar.clamped, commands: runner.stats,
                                   topKeys: soFar.topKeys)
         }
         do throws(OutputError) {
-            try sink.finish(answerStatsRequest: answer)
+            try counted.base.finish(answerStatsRequest: answer)
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
@@ -93,12 +93,12 @@ extension RunReport {
         // driver looks only between lines): answered now, late but not lost.
         answer()
         do throws(OutputError) {
-            try sink.runner.dropped.flush()
+            try runner.dropped.flush()
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
-        commands = sink.runner.stats
-        commandStatus = sink.runner.exitStatus
+        commands = runner.stats
+        commandStatus = runner.exitStatus
     }
 }
 
@@ -112,31 +112,34 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
         let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
         let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
                                    dropped: DroppedLines(dropped), traceFD: configuration.trace ? traceFD : nil)
-        var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                               pendingSignal: pendingSignal, endNow: { Signals.endNow })
+        var sink = Counted(CommandSink(runner: runner,
+                                       keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+                                       pendingSignal: pendingSignal, endNow: { Signals.endNow }))
         var mode = ReplayMode(configuration, defaultYear: defaultYear)
         mode.commands = RunnerWatch(runner, pendingSignal: pendingSignal)
-        var report = run(configuration, mode: &mode, input: &input, sink: &sink, dropped: dropped, traceFD: traceFD,
-                         columns: columns, pendingSignal: pendingSignal)
+        let plan = RunPlan(configuration: configuration, dropped: dropped, traceFD: traceFD, columns: columns,
+                           signals: RunSignals(termination: pendingSignal))
+        var report = plan.run(&mode, &input, &sink)
         report.finishCommands(&sink)
         return report
     }
 }
 
 /// Live mode with `--exec`: the commands run while input is read, at most
-/// `--jobs` at once, one per key. The runner's `--dropped` writer is its
-/// own: live mode writes each line through at once, so the policy's writer
-/// on the same descriptor keeps the order.
+/// `--jobs` at once, one per key.
 func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: Configuration,
                                        clock: inout Clock, input: inout LineReader, recordFD: Int32?,
                                        droppedFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        let runner = CommandRunner(exec, dropped: DroppedLines(droppedWriter(configuration, fd: droppedFD, live: true)),
-                                   traceFD: configuration.trace ? 2 : nil)
-        var sink = CommandSink(runner: runner, keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                               waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow })
+        // One `--dropped` writer for the policy's discards and the lines
+        // never run, as in replay.
+        let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
+        let runner = CommandRunner(exec, dropped: DroppedLines(dropped), traceFD: configuration.trace ? 2 : nil)
+        var sink = Counted(CommandSink(runner: runner,
+                                       keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+                                       waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow }))
         var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
-                             droppedFD: droppedFD, commands: RunnerWatch(runner, pendingSignal: pendingSignal),
+                             commands: RunnerWatch(runner, pendingSignal: pendingSignal), dropped: dropped,
                              pendingSignal: pendingSignal)
         report.finishCommands(&sink)
         return report

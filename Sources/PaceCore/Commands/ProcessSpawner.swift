@@ -133,6 +133,6 @@ struct ProcessSpawner {
 }
 
 /// A command that could not be started.
-public struct SpawnError: Error, Equatable, Sendable {
-    public var errno: Int32
+package struct SpawnError: Error, Equatable, Sendable {
+    package var errno: Int32
 }

@@ -3,7 +3,7 @@
 // `N`, `N-M`, `N-`, or a NAME (a dotted JSON member path, or a logfmt key).
 
 /// One item of a `--key-field` list.
-public enum FieldItem: Equatable, Sendable {
+package enum FieldItem: Equatable, Sendable {
     /// `N`: field N (1-based).
     case field(Int)
     /// `N-M`: fields N to M (N <= M).
@@ -16,9 +16,9 @@ public enum FieldItem: Equatable, Sendable {
 
 /// A NAME: it starts with a letter, `_` or `@` and holds letters, digits and
 /// `_ - @ .`.
-public struct FieldName: Equatable, Sendable {
+package struct FieldName: Equatable, Sendable {
     /// As typed: the logfmt key (dots are part of it).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// Split at each dot: the JSON member at each level of nesting.
     let path: [[UInt8]]
 
@@ -27,33 +27,33 @@ public struct FieldName: Equatable, Sendable {
         path = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Array.init)
     }
 
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// `--key-field K`: the key is the sequence of the items' values.
-public struct FieldSelector: Equatable, Sendable {
-    public let items: [FieldItem]
+package struct FieldSelector: Equatable, Sendable {
+    package let items: [FieldItem]
 
-    public init(_ items: [FieldItem]) {
+    package init(_ items: [FieldItem]) {
         precondition(!items.isEmpty, "FieldSelector: a field list has at least one item")
         self.items = items
     }
 
     /// `--key-field 2`.
-    public static func field(_ n: Int) -> FieldSelector { FieldSelector([.field(n)]) }
+    package static func field(_ n: Int) -> FieldSelector { FieldSelector([.field(n)]) }
 }
 
 /// `--time-field T`: a number (where the timestamp starts, or with
 /// `--delimiter` field N's whole value) or a NAME (that field's whole value).
-public enum TimeField: Equatable, Sendable {
+package enum TimeField: Equatable, Sendable {
     case number(Int)
     case name(FieldName)
 }
 
 /// Why a field list, a time field or a delimiter is refused; `description`
 /// follows `pace: `.
-public struct FieldSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
+package struct FieldSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let description: String
 }
 
 /// The largest field number accepted (as before field lists existed).
@@ -63,7 +63,7 @@ let maximumFieldNumber = 1_000_000
 
 extension FieldSelector {
     /// A `--key-field` value.
-    public static func parse(_ text: String) -> Result<FieldSelector, FieldSyntaxError> {
+    package static func parse(_ text: String) -> Result<FieldSelector, FieldSyntaxError> {
         var items: [FieldItem] = []
         for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
             let item = Array(part)
@@ -82,7 +82,7 @@ extension FieldSelector {
 
 extension TimeField {
     /// A `--time-field` value: one number or one NAME.
-    public static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> {
+    package static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> {
         let bytes = Array(text.utf8)
         if bytes.isEmpty { return .failure(FieldSyntaxError(description: "an empty time field")) }
         switch parseItem(bytes) {
@@ -97,7 +97,7 @@ extension TimeField {
 }
 
 /// `--delimiter C`: one byte; `\t` (backslash, t) means TAB.
-public func parseDelimiter(_ text: String) -> Result<UInt8, FieldSyntaxError> {
+package func parseDelimiter(_ text: String) -> Result<UInt8, FieldSyntaxError> {
     if text == "\\t" { return .success(0x09) }
     let bytes = Array(text.utf8)
     guard bytes.count == 1 else {

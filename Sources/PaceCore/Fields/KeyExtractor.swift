@@ -14,7 +14,7 @@
 // empty fields are dropped from it: with `--delimiter ,`, `2-` of `a,b` and
 // of `a,b,` is the one value `b`.
 
-public struct KeyExtractor {
+package struct KeyExtractor {
     private enum Shape { case unkeyed, blankField, delimitedField, name, encoded }
 
     private let shape: Shape
@@ -31,7 +31,7 @@ public struct KeyExtractor {
     private let scratch = ByteScratch()
 
     /// `selector` nil: every line has the empty key.
-    public init(_ selector: FieldSelector?, delimiter: UInt8?) {
+    package init(_ selector: FieldSelector?, delimiter: UInt8?) {
         self.delimiter = delimiter ?? 0
         delimited = delimiter != nil
         items = selector?.items ?? []
@@ -58,7 +58,7 @@ public struct KeyExtractor {
     }
 
     /// Whether lines have keys of their own (`--key-field` was given).
-    public var isKeyed: Bool { shape != .unkeyed }
+    package var isKeyed: Bool { shape != .unkeyed }
 
     /// The key of `line` (content only: for `record`, past its prefix). It
     /// is valid until the next call: a slice of `line`, or of the scratch.
@@ -67,7 +67,7 @@ public struct KeyExtractor {
     /// the others are a call away, so that this stays small enough to inline
     /// (inlining all of it cost `--key-field 2` a tenth of its speed).
     @inline(__always)
-    public func key(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    package func key(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         if shape == .blankField { return UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: field)]) }
         if shape == .unkeyed { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return otherKey(of: line)
@@ -148,7 +148,7 @@ public struct KeyExtractor {
     }
 
     /// A key as people read it: its values joined by one space.
-    public func shown(_ key: [UInt8]) -> [UInt8] {
+    package func shown(_ key: [UInt8]) -> [UInt8] {
         guard shape == .encoded else { return key }
         return key.withUnsafeBytes { bytes in
             var shown: [UInt8] = []

@@ -50,7 +50,7 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int) -> Int? 
 /// The bytes of field `field` (1-based), or an empty range when the line has
 /// fewer fields (such lines share the empty key).
 @inline(__always)
-public func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
+package func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
     let n = contentLength(line)
     guard let start = fieldStart(line, field: field, end: n) else { return 0..<0 }
     return start..<nextBlank(line, from: start, end: n)

@@ -12,19 +12,22 @@
 
 import Glibc
 
-public struct LineReader: ~Copyable {
-    public enum Fill: Equatable {
+package struct LineReader: ~Copyable {
+    package enum Fill: Equatable {
         /// New bytes arrived.
         case data
         /// End of input (read returned 0).
         case endOfInput
         /// read(2) was interrupted by a signal.
         case interrupted
+        /// Nothing to read now (EAGAIN: a non-blocking descriptor, perhaps
+        /// drained by someone else sharing it): wait, never give up.
+        case wouldBlock
         /// read(2) failed with this errno.
         case failed(Int32)
     }
 
-    public static let defaultCapacity = 256 * 1024
+    package static let defaultCapacity = 256 * 1024
 
     private let fd: Int32
     private var buffer: UnsafeMutableRawPointer
@@ -41,7 +44,7 @@ public struct LineReader: ~Copyable {
     /// A pipe, socket or terminal: read(2) could wait for a writer.
     private let canWait: Bool
 
-    public init(fd: Int32, capacity: Int = LineReader.defaultCapacity) {
+    package init(fd: Int32, capacity: Int = LineReader.defaultCapacity) {
         self.fd = fd
         self.canWait = canStall(fd)
         self.capacity = max(capacity, 16)
@@ -54,7 +57,7 @@ public struct LineReader: ~Copyable {
     /// The next complete line already in the buffer, without reading; after
     /// end of input, also the last line lacking its `\n`.
     @inline(__always)
-    public mutating func nextBuffered() -> UnsafeRawBufferPointer? {
+    package mutating func nextBuffered() -> UnsafeRawBufferPointer? {
         let from = max(scanned, start)
         if from < end, let nl = memchr(buffer + from, 0x0A, end - from) {
             let lineEnd = buffer.distance(to: nl)
@@ -76,14 +79,14 @@ public struct LineReader: ~Copyable {
     /// and the bytes of an unfinished last line, if any, become the last line
     /// `nextBuffered()` returns, as at a real end of input. Returns whether
     /// there is such a line.
-    public mutating func endInput() -> Bool {
+    package mutating func endInput() -> Bool {
         atEnd = true
         return start < end
     }
 
     /// Reads once more into the buffer, first moving the partial line to the
     /// front or growing the buffer when the partial line fills it.
-    public mutating func fill() -> Fill {
+    package mutating func fill() -> Fill {
         if atEnd { return .endOfInput }
         if start > 0 {
             let pending = end - start
@@ -110,7 +113,9 @@ public struct LineReader: ~Copyable {
             return .endOfInput
         }
         let error = errno
-        return error == EINTR ? .interrupted : .failed(error)
+        if error == EINTR { return .interrupted }
+        if error == EAGAIN || error == EWOULDBLOCK { return .wouldBlock }
+        return .failed(error)
     }
 
     /// `fill()` that never sleeps in read(2), where SIGINT and SIGTERM are
@@ -120,7 +125,7 @@ public struct LineReader: ~Copyable {
     /// flushes what it has decided) and waits in ppoll, where a signal ends
     /// the wait as `.interrupted`. A regular file is read at once: no poll,
     /// no flush, so a batch replay still writes in large blocks.
-    public mutating func fill<E: Error>(beforeWaiting: () throws(E) -> Void) throws(E) -> Fill {
+    package mutating func fill<E: Error>(beforeWaiting: () throws(E) -> Void) throws(E) -> Fill {
         if atEnd { return .endOfInput }
         if canWait && !isReadableNow(fd) {
             try beforeWaiting()
@@ -128,7 +133,7 @@ public struct LineReader: ~Copyable {
         }
         while true {
             let result = fill()
-            guard result == .failed(EAGAIN) || result == .failed(EWOULDBLOCK) else { return result }
+            guard result == .wouldBlock else { return result }
             // Someone else drained a shared descriptor between the poll and
             // the read: wait for the next bytes.
             try beforeWaiting()

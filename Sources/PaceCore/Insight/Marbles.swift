@@ -14,9 +14,9 @@
 // `eventLimit` events (their emissions are still recorded) and the diagram
 // says so; it shows at most `keyLimit` keys.
 
-public struct MarbleRecording: Equatable, Sendable {
-    public static let eventLimit = 10_000
-    public static let keyLimit = 20
+package struct MarbleRecording: Equatable, Sendable {
+    package static let eventLimit = 10_000
+    package static let keyLimit = 20
 
     struct Mark: Equatable, Sendable {
         var time: Instant
@@ -39,7 +39,7 @@ public struct MarbleRecording: Equatable, Sendable {
     /// (a composite key's values joined by one space).
     private var keyLabels: [[UInt8]]?
 
-    public init(keyed: Bool) { self.keyed = keyed }
+    package init(keyed: Bool) { self.keyed = keyed }
 
     /// The recording with its keys labelled as `shown` says.
     func labelled(_ shown: ([UInt8]) -> [UInt8]) -> MarbleRecording {
@@ -77,7 +77,7 @@ public struct MarbleRecording: Equatable, Sendable {
     }
 
     /// The diagram, `width` columns wide (labels included).
-    public func render(width: Int) -> String {
+    package func render(width: Int) -> String {
         guard let first = inputs.first else { return "pace: marbles: no events\n" }
         let start = first.time
         let end = max(inputs.last!.time, outputs.map(\.time).max() ?? start)

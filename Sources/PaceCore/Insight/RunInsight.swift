@@ -8,18 +8,18 @@
 import Glibc
 
 /// Per-key counters for `--stats` with `--key-field`.
-public struct KeyCount: Equatable, Sendable {
-    public var key: [UInt8]
+package struct KeyCount: Equatable, Sendable {
+    package var key: [UInt8]
     /// Events in; from the heavy-hitters summary, at most `error` too high.
-    public var eventsIn: Int64
+    package var eventsIn: Int64
     /// Emitted; from the summary, at most `error` too low.
-    public var emitted: Int64
+    package var emitted: Int64
     /// 0 when exact; from the summary, how far each number may be off.
-    public var error: Int64
+    package var error: Int64
     /// Dropped; from the summary, at most `error` too low.
-    public var dropped: Int64 { max(0, eventsIn - error - emitted) }
+    package var dropped: Int64 { max(0, eventsIn - error - emitted) }
 
-    public init(key: [UInt8], eventsIn: Int64, emitted: Int64, error: Int64 = 0) {
+    package init(key: [UInt8], eventsIn: Int64, emitted: Int64, error: Int64 = 0) {
         self.key = key
         self.eventsIn = eventsIn
         self.emitted = emitted
@@ -27,9 +27,9 @@ public struct KeyCount: Equatable, Sendable {
     }
 }
 
-public struct RunInsight: SchedulerObserver {
-    public static var isActive: Bool { true }
-
+/// Watches a scheduler's events. Calls come in the order fates become
+/// certain; bytes are valid only for the call.
+package struct RunInsight {
     /// `--trace`: the text not yet written, and where it goes.
     private var traceText: [UInt8] = []
     private let trace: Bool
@@ -37,15 +37,18 @@ public struct RunInsight: SchedulerObserver {
     /// `--exec`: each trace line is written at once, so that the runner's
     /// own (a command started, ended) fall in their place among them.
     private let flushesEachLine: Bool
-    /// `--key-field`, to find an emitted line's key again, and to show keys.
+    /// `--key-field`, to show keys.
     private let keys: KeyExtractor
     /// `--stats` with `--key-field`: counters per key, exact while they fit
     /// a bounded table, then a heavy-hitters summary.
     private var keyCounts: HeavyHitters?
+    /// `--stats` with `--key-field`: every key seen, for the distinct-key
+    /// count (it grows with the keys ever seen, so only kept when asked for).
+    private var seenKeys: DistinctKeys?
     /// `--marbles`: the recording.
     private var recording: MarbleRecording?
     /// `--marbles`' recording, its keys shown as people read them.
-    public var marbles: MarbleRecording? { recording?.labelled(keys.shown) }
+    package var marbles: MarbleRecording? { recording?.labelled(keys.shown) }
     /// `--limit N/D`: why a line is dropped (`over N per D`), said with the
     /// instant of the next token instead of a window's end.
     private let overLimit: String?
@@ -53,57 +56,80 @@ public struct RunInsight: SchedulerObserver {
     /// - Parameters:
     ///   - trace: write each line's fate to `traceFD`.
     ///   - keyField, delimiter: `--key-field` (nil: unkeyed) and `--delimiter`.
-    ///   - countKeys: keep per-key counters (`--stats` with `--key-field`).
+    ///   - countKeys: keep per-key counters and count distinct keys (`--stats`
+    ///     with `--key-field`).
     ///   - marbles: record events and emissions for `--marbles`.
     ///   - limit: `--limit`'s bucket, to say why a line is dropped.
-    public init(trace: Bool, traceFD: Int32, keyField: FieldSelector?, delimiter: UInt8? = nil,
+    package init(trace: Bool, traceFD: Int32, keyField: FieldSelector?, delimiter: UInt8? = nil,
                 countKeys: Bool, marbles: Bool, limit: CellRate? = nil, flushesEachLine: Bool = false) {
         self.trace = trace
         self.flushesEachLine = flushesEachLine
         overLimit = limit.map { "over \($0.count) per \(durationText($0.period))" }
         self.traceFD = traceFD
         keys = KeyExtractor(keyField, delimiter: delimiter)
-        if countKeys && keyField != nil { keyCounts = HeavyHitters() }
+        if countKeys && keyField != nil {
+            keyCounts = HeavyHitters()
+            seenKeys = DistinctKeys()
+        }
         if marbles { recording = MarbleRecording(keyed: keyField != nil) }
     }
 
+    /// An observer that only counts distinct keys (the tests' clock).
+    package static var distinctKeys: RunInsight {
+        var insight = RunInsight(trace: false, traceFD: 2, keyField: nil, countKeys: false, marbles: false)
+        insight.seenKeys = DistinctKeys()
+        return insight
+    }
+
     /// The observer the configuration asks for, if any.
-    public static func wanted(by configuration: Configuration, traceFD: Int32) -> RunInsight? {
+    package static func wanted(by configuration: Configuration, traceFD: Int32) -> RunInsight? {
         let countKeys = configuration.stats && configuration.keyField != nil
         guard configuration.trace || configuration.marbles || countKeys else { return nil }
         return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField,
                           delimiter: configuration.delimiter,
                           countKeys: countKeys, marbles: configuration.marbles,
-                          limit: configuration.policy == .limit ? configuration.cellRate : nil,
+                          limit: configuration.limitRate,
                           flushesEachLine: configuration.exec != nil)
     }
 
-    // MARK: - SchedulerObserver
+    // MARK: - What the scheduler tells
 
-    public mutating func entered(_ event: EventNumber, line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
-                                 at time: Instant) {
+    /// An event entered its key's policy.
+    package mutating func entered(_ event: EventNumber, key: UnsafeRawBufferPointer, at time: Instant) {
         if keyCounts != nil { keyCounts!.entered(key) }
         recording?.entered(event, key: key, at: time)
     }
 
-    public mutating func emitted(_ event: EventNumber, line: UnsafeRawBufferPointer, at time: Instant, atEnd: Bool) {
-        if trace {
-            let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
-            say(event, what + secondsString(time))
-        }
-        if keyCounts != nil || recording != nil {
-            // The key as the runtime took it (line 1's byte-order mark aside).
-            let key = keys.key(of: event == 1 ? withoutByteOrderMark(line) : line)
-            if keyCounts != nil { keyCounts!.emitted(key) }
-            recording?.emitted(event, key: key, at: time)
-        }
+    /// A key joined the scheduler's key table; true if it is known to be
+    /// new to the run (the distinct-key count, while exact).
+    package mutating func keyJoined(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
+        seenKeys?.insert(key, hash: hash) ?? false
     }
 
-    public mutating func replaced(_ event: EventNumber, by later: EventNumber) {
+    /// The distinct-key count when it is an estimate (past DistinctKeys'
+    /// limit), else nil (the scheduler's count is exact).
+    package var distinctKeysEstimate: Int64? {
+        guard let seenKeys, seenKeys.isEstimated else { return nil }
+        return seenKeys.count
+    }
+
+    /// A line was written; `atEnd` when end of input released it.
+    package mutating func emitted(_ emission: Emission, atEnd: Bool) {
+        if trace {
+            let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
+            say(emission.number, what + secondsString(emission.time))
+        }
+        if keyCounts != nil { keyCounts!.emitted(emission.key) }
+        recording?.emitted(emission.number, key: emission.key, at: emission.time)
+    }
+
+    /// A pending event was replaced by a later one of its key.
+    package mutating func replaced(_ event: EventNumber, by later: EventNumber) {
         if trace { say(event, "replaced by line \(later)") }
     }
 
-    public mutating func dropped(_ event: EventNumber, windowEnd: Instant?) {
+    /// An incoming event was dropped inside a window ending at `windowEnd`.
+    package mutating func dropped(_ event: EventNumber, windowEnd: Instant?) {
         guard trace else { return }
         if let overLimit, let windowEnd {
             say(event, "dropped: \(overLimit), next token at " + secondsString(windowEnd))
@@ -114,7 +140,8 @@ public struct RunInsight: SchedulerObserver {
         }
     }
 
-    public mutating func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {
+    /// A line that never reached the policy.
+    package mutating func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {
         guard trace else { return }
         switch why {
         case .empty: say(line, "empty, skipped")
@@ -123,7 +150,8 @@ public struct RunInsight: SchedulerObserver {
         }
     }
 
-    public mutating func flush() {
+    /// A good moment to write out what was gathered.
+    package mutating func flush() {
         guard !traceText.isEmpty else { return }
         traceText.withUnsafeBytes { try? writeAll(fd: traceFD, $0, target: "stderr") }
         traceText.removeAll(keepingCapacity: true)
@@ -138,7 +166,7 @@ public struct RunInsight: SchedulerObserver {
 
     /// `--stats`' per-key counters: the `limit` keys with the most events in
     /// (ties by key bytes), or nil when keys are not counted.
-    public func topKeys(_ limit: Int = 10) -> [KeyCount]? {
+    package func topKeys(_ limit: Int = 10) -> [KeyCount]? {
         keyCounts?.top(limit).map { count in
             var shown = count
             shown.key = keys.shown(count.key)
@@ -147,13 +175,13 @@ public struct RunInsight: SchedulerObserver {
     }
 
     /// The per-key table comes from the heavy-hitters summary, not exact counts.
-    public var topKeysEstimated: Bool { keyCounts?.isSummary ?? false }
+    package var topKeysEstimated: Bool { keyCounts?.isSummary ?? false }
 }
 
 /// `--stats`' table of keys, printed after the summary. `distinctKeys` is
 /// shown as counted, or as `about N (±0.8%)` when `distinctEstimated`;
 /// `estimated` (the keys did not fit the exact table) adds a `±` column.
-public func keyTableText(_ keys: [KeyCount], distinctKeys: Int64, distinctEstimated: Bool = false,
+package func keyTableText(_ keys: [KeyCount], distinctKeys: Int64, distinctEstimated: Bool = false,
                          estimated: Bool = false) -> String {
     let of = distinctEstimated ? estimateText(distinctKeys) : String(distinctKeys)
     var text = "pace: stats by key (top \(keys.count) of \(of) by events in):\n"

@@ -1,107 +1,75 @@
-// `--count` and `--dropped` as sink capabilities (see LineSink). Each is a
-// wrapper type chosen at compile time in PolicyDispatch, so a run without
-// them has a sink whose `writesCounts` and `keepsDiscards` are false, and the
-// scheduler's accounting compiles away:
-//
-//   Counted<Base>       writes each line with its count (`--count`)
-//   WithDropped<Base>   sends each discarded line to a FileWriter
-//
-// The FileWriter is a plain value with one owner. A sink that discards
-// lines of its own (`--exec`'s "never ran") can own one instead of being
-// wrapped, and write to it the same way.
-
-import Glibc
+// `--count`: the counting layer. It wraps the sink that writes (stdout's, or
+// `--exec`'s, which passes the count on as PACE_COUNT) and owns every count
+// the run keeps: each key's discards since its last output line, by slot,
+// and the counts of keys the scheduler forgot while they owed one
+// (ForgottenCounts). The scheduler only tells it what happened: a discard, a
+// key joining or leaving the key table. Without `--count` the sink is not
+// wrapped, its `counts` is false, and none of this is on the per-line path.
 
 /// `--count`: every line written with its count; a line that never met the
 /// policy (`--on-bad-time pass`) counts 1.
-public struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
-    public var base: Base
+package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
+    package var base: Base
+    /// Each slot's discards since its key's last output line.
+    private var owed = SlotArray<Int64>(empty: 0)
+    private let forgotten: ForgottenCounts
+    /// See `countsPassTheirBound`.
+    private var pastBound = false
 
-    public init(_ base: consuming Base) { self.base = base }
-
-    /// The wrapped sink, handed back at the end of the run.
-    public consuming func take() -> Base { base }
-
-    public static var writesCounts: Bool { true }
-    public static var keepsDiscards: Bool { Base.keepsDiscards }
-
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        try base.emit(line, at: time, count: 1)
-    }
-
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
-        try base.emit(line, at: time, number: number, count: 1)
-    }
-
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
-        try base.emit(line, at: time, count: count)
-    }
-
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber,
-                              count: Int64) throws(OutputError) {
-        try base.emit(line, at: time, number: number, count: count)
-    }
-
-    @inline(__always)
-    public mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        try base.discard(line, at: time)
-    }
-
-    public mutating func flush() throws(OutputError) { try base.flush() }
-}
-
-/// `--dropped FILE`: the lines the run discards go to `dropped`.
-public struct WithDropped<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
-    public var base: Base
-    public var dropped: FileWriter
-
-    public init(_ base: consuming Base, dropped: FileWriter) {
+    /// `forgottenCapacity`: how many forgotten keys' counts are remembered
+    /// (SPEC: 1,000,000; tests make it small).
+    package init(_ base: consuming Base, forgottenCapacity: Int = ForgottenCounts.defaultCapacity) {
         self.base = base
-        self.dropped = dropped
+        forgotten = ForgottenCounts(capacity: forgottenCapacity)
     }
 
     /// The wrapped sink, handed back at the end of the run.
-    public consuming func take() -> Base { base }
+    package consuming func take() -> Base { base }
 
-    public static var writesCounts: Bool { Base.writesCounts }
-    public static var keepsDiscards: Bool { true }
-
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        try base.emit(line, at: time)
-    }
+    package static var counts: Bool { true }
 
     @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
-        try base.emit(line, at: time, number: number)
-    }
-
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
-        try base.emit(line, at: time, count: count)
+    package mutating func emit(_ emission: Emission) throws(OutputError) {
+        var counted = emission
+        if emission.slot >= 0 {
+            counted.count = owed[Int(emission.slot)] &+ 1
+            owed[Int(emission.slot)] = 0
+        } else {
+            counted.count = 1
+        }
+        try base.emit(counted)
     }
 
     @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber,
-                              count: Int64) throws(OutputError) {
-        try base.emit(line, at: time, number: number, count: count)
+    package mutating func discarded(slot: Int32) { owed[Int(slot)] &+= 1 }
+
+    /// A key new to the table owes what it owed when it was forgotten.
+    @inline(never)
+    package mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int) {
+        owed.reserve(Int(slot))
+        owed[Int(slot)] = forgotten.take(key, hash: hash)
+        // The keys in the table and the forgotten ones with counts grow
+        // only here, so the bound is worked out here: between two new keys
+        // the sum can only have fallen, and a `true` that is no longer so
+        // only fires lapsed timers on time.
+        pastBound = keysInTable + forgotten.count > forgotten.capacity
     }
 
-    @inline(__always)
-    public mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        try dropped.write(line, at: time)
+    /// The key leaves the table: what it owes is remembered.
+    @inline(never)
+    package mutating func keyLeft(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64) {
+        let count = owed[Int(slot)]
+        guard count > 0 else { return }
+        forgotten.remember(key, hash: hash, owed: count)
+        owed[Int(slot)] = 0
     }
 
-    /// Both are written out whatever happens to the other (stdout's reader
-    /// gone, the file full); the file's error wins, as it is a failure.
-    public mutating func flush() throws(OutputError) {
-        var failure: OutputError?
-        do throws(OutputError) { try dropped.flush() } catch { failure = error }
-        do throws(OutputError) { try base.flush() } catch { if failure == nil { failure = error } }
-        if let failure { throw failure }
-    }
+    /// Whether the keys in the table and the forgotten keys with counts are
+    /// more than ForgottenCounts keeps, so that a count may have to be given
+    /// up, and lapsed keys are forgotten on time (Scheduler, "Lapsed keys").
+    package var countsPassTheirBound: Bool { pastBound }
+
+    package var uncountedDiscards: Int64 { forgotten.uncounted }
+
+    package mutating func flush() throws(OutputError) { try base.flush() }
 }

@@ -19,7 +19,7 @@ import Glibc
 /// its first use (a non-blocking twin, see OutputPort), so a trace to a
 /// stalled reader waits where signals arrive; other descriptors are written
 /// as they are (EAGAIN still means wait).
-public func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
+package func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
     try writeAll(fd == 2 ? stderrPort : OutputPort(fd: fd), bytes, target: target)
 }
 
@@ -71,8 +71,8 @@ private func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int
 /// It owns a raw buffer (and, for a pipe or terminal, a descriptor of its
 /// own), so it is noncopyable: it has exactly one owner, the scheduler that
 /// writes to it, and frees both when that owner is done with it.
-public struct FileSink: LineSink, ~Copyable {
-    public static let defaultCapacity = 128 * 1024
+package struct FileSink: LineSink, ~Copyable {
+    package static let defaultCapacity = 128 * 1024
 
     private let port: OutputPort
     /// Name for error messages (`stdout`, or the `--record` file's path).
@@ -81,11 +81,11 @@ public struct FileSink: LineSink, ~Copyable {
     private let capacity: Int
     private var used = 0
     /// Prefix each line with its emission time and a TAB.
-    public let emitTime: Bool
+    package let emitTime: Bool
     /// Write through after every line (live mode).
-    public let flushEachLine: Bool
+    package let flushEachLine: Bool
 
-    public init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool, capacity: Int = FileSink.defaultCapacity) {
+    package init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool, capacity: Int = FileSink.defaultCapacity) {
         self.port = OutputPort(fd, twin: true)
         self.target = target
         self.emitTime = emitTime
@@ -101,12 +101,22 @@ public struct FileSink: LineSink, ~Copyable {
         port.close()
     }
 
+    /// An output line: with its count's prefix when the run counts.
+    @inline(__always)
+    package mutating func emit(_ emission: Emission) throws(OutputError) {
+        if emission.count == 0 {
+            try write(emission.line, at: emission.time)
+        } else {
+            try write(emission.line, at: emission.time, count: emission.count)
+        }
+    }
+
     /// The common case inline: a bare line that fits the buffer, in replay.
     /// Everything else (a time prefix, a full buffer, a write per line) is
     /// out of line, so that the few instructions of the copy are all a
     /// scheduler that emits most of its lines pays for each.
     @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+    package mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         if !emitTime && !flushEachLine && line.count < capacity &- used {
             if line.count > 0 { copyBytes(to: buffer + used, from: line.baseAddress!, count: line.count) }
             buffer.storeBytes(of: 0x0A, toByteOffset: used &+ line.count, as: UInt8.self)
@@ -131,7 +141,7 @@ public struct FileSink: LineSink, ~Copyable {
     /// `--count`: the emission time's prefix (with `--emit-time`), then the
     /// count and a TAB, then the line.
     @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+    package mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
         if capacity - used < maxSecondsLength + maxCountLength + 2 { try flush() }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
@@ -147,7 +157,7 @@ public struct FileSink: LineSink, ~Copyable {
 
     /// Appends raw bytes followed by `\n`.
     @inline(__always)
-    public mutating func append(_ line: UnsafeRawBufferPointer) throws(OutputError) {
+    package mutating func append(_ line: UnsafeRawBufferPointer) throws(OutputError) {
         if line.count + 1 <= capacity - used {
             if line.count > 0 { (buffer + used).copyMemory(from: line.baseAddress!, byteCount: line.count) }
             used += line.count
@@ -165,7 +175,7 @@ public struct FileSink: LineSink, ~Copyable {
         used += 1
     }
 
-    public mutating func flush() throws(OutputError) {
+    package mutating func flush() throws(OutputError) {
         guard used > 0 else { return }
         let n = used
         used = 0
@@ -250,7 +260,7 @@ let maxSecondsLength = 20
 /// Writes `time` as seconds with exactly 6 decimals, truncated (floor) from
 /// nanoseconds, `-` before a negative time; returns the bytes written.
 @inline(__always)
-public func formatSeconds(_ time: Instant, into out: UnsafeMutableRawPointer) -> Int {
+package func formatSeconds(_ time: Instant, into out: UnsafeMutableRawPointer) -> Int {
     // Floor to microseconds, so -1 ns is -0.000001, not -0.000000.
     var micros = time.nanoseconds / 1_000
     if time.nanoseconds % 1_000 < 0 { micros -= 1 }
@@ -290,7 +300,7 @@ public func formatSeconds(_ time: Instant, into out: UnsafeMutableRawPointer) ->
 }
 
 /// `formatSeconds` as a String, for messages and tests.
-public func secondsString(_ time: Instant) -> String {
+package func secondsString(_ time: Instant) -> String {
     withUnsafeTemporaryAllocation(byteCount: maxSecondsLength, alignment: 1) { raw in
         let n = formatSeconds(time, into: raw.baseAddress!)
         return String(decoding: UnsafeRawBufferPointer(start: raw.baseAddress!, count: n), as: UTF8.self)

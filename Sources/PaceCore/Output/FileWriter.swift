@@ -6,11 +6,11 @@ import Glibc
 
 /// `--record`'s or `--dropped`'s file. A class: it owns its (noncopyable)
 /// sink, and the run holds the one reference to it.
-public final class FileWriter {
+package final class FileWriter {
     private var sink: FileSink
     private let target: String
     /// The error that ended writing, so the error path does not retry it.
-    public private(set) var failure: OutputError?
+    package private(set) var failure: OutputError?
 
     /// - Parameters:
     ///   - target: the file's name, for messages.
@@ -18,17 +18,17 @@ public final class FileWriter {
     ///     `--record`; with `--emit-time`, the discard time, for `--dropped`).
     ///   - flushEachLine: write each line through (`--dropped` in live mode;
     ///     the record file is written per read instead).
-    public init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool) {
+    package init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool) {
         sink = FileSink(fd: fd, target: target, emitTime: emitTime, flushEachLine: flushEachLine)
         self.target = target
     }
 
     @inline(__always)
-    public func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        do throws(OutputError) { try sink.emit(line, at: time) } catch { throw fail(error) }
+    package func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        do throws(OutputError) { try sink.write(line, at: time) } catch { throw fail(error) }
     }
 
-    public func flush() throws(OutputError) {
+    package func flush() throws(OutputError) {
         guard failure == nil else { return }
         do throws(OutputError) { try sink.flush() } catch { throw fail(error) }
     }

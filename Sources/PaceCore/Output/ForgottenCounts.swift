@@ -10,8 +10,8 @@
 // Entries are numbered like slots and found through a KeyTable; a doubly
 // linked list through entry numbers keeps them oldest first.
 
-/// A class: it owns a (noncopyable) key table; the key space's counts hold
-/// the one reference.
+/// A class: it owns a (noncopyable) key table; the counting layer holds the
+/// one reference.
 final class ForgottenCounts {
     /// SPEC's bound: keys remembered at most.
     static let defaultCapacity = 1_000_000
@@ -61,11 +61,6 @@ final class ForgottenCounts {
         newer[Int(entry)] = -1
         if newest >= 0 { newer[Int(newest)] = entry } else { oldest = entry }
         newest = entry
-    }
-
-    /// `remember` for the key of `slot` in `table`.
-    func remember(keyOf slot: Int32, in keys: borrowing KeyTable, owed: Int64) {
-        keys.withKey(of: slot) { key, hash in remember(key, hash: hash, owed: owed) }
     }
 
     /// The count `key` owes, which it takes back (0 when not remembered).

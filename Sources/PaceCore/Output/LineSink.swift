@@ -1,17 +1,20 @@
-// Where surviving lines go. The scheduler is generic over its sink so that the
-// replay loop, the live loop and the tests share one code path and the
-// compiler specialises it for each: the production sink buffers bytes for
-// write(2), the test sink records (time, bytes) pairs.
+// Output: where the lines that leave pace go. This room holds the one value
+// every output line is (`Emission`), the protocol of the places it goes
+// (`LineSink`), stdout's buffered writer (FileSink), the other files'
+// writers (FileWriter: `--record`, `--dropped`) and the counting layer
+// (`--count`, Counting.swift) with its memory of forgotten keys.
 //
-// Accounting (`--count`, `--dropped`) is a capability of the sink, known at
-// compile time: the scheduler keeps per-key counts only for a sink whose
-// `writesCounts` is true, and hands discarded lines only to one whose
-// `keepsDiscards` is; for any other sink those calls and the work to prepare
-// them compile away (see Accounting.swift for the wrappers that add them).
+// The scheduler is generic over its sink so that replay, live mode and the
+// tests share one code path and the compiler specialises it for each: the
+// production sink buffers bytes for write(2), the test sink records them,
+// `--exec`'s sink runs a command.
+//
+// One `Emission` and one `emit`: a new attribute of an output line (a mark,
+// a batch) is one more field here, not one more overload in every sink.
 
 /// A failure to write output. `brokenPipe` is the reader having gone away
 /// (`| head -1`), which pace treats as a quiet, successful end.
-public enum OutputError: Error, Equatable {
+package enum OutputError: Error, Equatable {
     case brokenPipe
     /// errno of a failed write, with the name of what was being written.
     case failed(target: String, errno: Int32)
@@ -21,58 +24,86 @@ public enum OutputError: Error, Equatable {
     case interrupted(linesNotWritten: Int64)
 }
 
-/// Receives each line that leaves pace, with its emission time.
-public protocol LineSink: ~Copyable {
-    /// `--count`: the scheduler keeps each key's discards and emits with
-    /// `emit(_:at:count:)`. False unless a sink says otherwise.
-    static var writesCounts: Bool { get }
-    /// `--dropped`: the scheduler and the driver hand every discarded line
-    /// to `discard(_:at:)`. False unless a sink says otherwise.
-    static var keepsDiscards: Bool { get }
-    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
-    /// A line with its `--count` number (the line itself plus its key's
-    /// discards since the key's previous output line).
-    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError)
-    /// A line that does not reach the output, at the moment it is discarded.
-    mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError)
-    /// The same, naming the event by its number (its input line): `--exec`'s
-    /// sink reports a failed command by it. Others need not implement it.
-    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError)
-    /// Both: a line with its number and its `--count` number (`--exec`'s
-    /// sink passes the count on as PACE_COUNT).
-    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber, count: Int64)
-        throws(OutputError)
-    /// Writes out what is buffered (at the end of a run).
+/// Identifies an event: its input line number (1-based, counting every line),
+/// as replay and live mode number them; tests may number events 1, 2, 3.
+/// Policies hold these, never bytes, so they stay pure values; the scheduler
+/// keeps the bytes of the pending ones.
+package typealias EventNumber = Int64
+
+/// One line leaving pace, as every sink and the observer see it. Its bytes
+/// (`line`, `key`) are valid only for the call it is passed to.
+package struct Emission {
+    /// The line's bytes, without `\n`.
+    package var line: UnsafeRawBufferPointer
+    /// Its emission time.
+    package var time: Instant
+    /// The event's number (its input line), which `--exec` reports a failed
+    /// command by.
+    package var number: EventNumber
+    /// `--count`'s number (the line itself plus its key's discards since the
+    /// key's previous output line), set by the counting layer; 0 when the
+    /// run does not count.
+    package var count: Int64
+    /// The key as the scheduler took it from the line (empty unkeyed): the
+    /// same bytes, never parsed again.
+    package var key: UnsafeRawBufferPointer
+    /// The key's slot in the scheduler (the counting layer's index), or
+    /// `Emission.outsidePolicy` for a line that never met the policy.
+    package var slot: Int32
+
+    /// The slot of a line outside the policy (`--on-bad-time pass`): it
+    /// counts 1.
+    package static let outsidePolicy: Int32 = -1
+
+    @inline(__always)
+    package init(line: UnsafeRawBufferPointer, time: Instant, number: EventNumber, count: Int64 = 0,
+                 key: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                 slot: Int32 = Emission.outsidePolicy) {
+        self.line = line
+        self.time = time
+        self.number = number
+        self.count = count
+        self.key = key
+        self.slot = slot
+    }
+}
+
+/// Receives each line that leaves pace.
+package protocol LineSink: ~Copyable {
+    /// One output line.
+    mutating func emit(_ emission: Emission) throws(OutputError)
+    /// Writes out what is buffered.
     mutating func flush() throws(OutputError)
+
+    // The counting layer's part (Counting.swift); every other sink keeps
+    // the defaults, and the scheduler's calls to them compile away.
+
+    /// `--count`: the scheduler tells the sink of each discard and of each
+    /// key that joins or leaves its key table. False unless a sink says so.
+    static var counts: Bool { get }
+    /// An event of the key of `slot` was discarded.
+    mutating func discarded(slot: Int32)
+    /// A key joined the key table at `slot`.
+    mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int)
+    /// The key of `slot` leaves the key table (its slot is reused after).
+    mutating func keyLeft(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64)
+    /// The keys the sink remembers counts for, with those in the table,
+    /// are past the bound it keeps: see Scheduler, "Lapsed keys".
+    var countsPassTheirBound: Bool { get }
+    /// Discards of keys forgotten with their count, never counted.
+    var uncountedDiscards: Int64 { get }
 }
 
 extension LineSink where Self: ~Copyable {
-    public static var writesCounts: Bool { false }
-    public static var keepsDiscards: Bool { false }
-    /// A sink that shows no counts writes the line alone.
+    package static var counts: Bool { false }
     @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
-        try emit(line, at: time)
-    }
-    /// A sink that keeps no discards lets them go.
+    package mutating func discarded(slot: Int32) {}
     @inline(__always)
-    public mutating func discard(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {}
+    package mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int) {}
+    @inline(__always)
+    package mutating func keyLeft(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64) {}
+    package var countsPassTheirBound: Bool { false }
+    package var uncountedDiscards: Int64 { 0 }
     /// A sink that buffers nothing has nothing to write out.
-    public mutating func flush() throws(OutputError) {}
-
-    /// Most sinks do not need the event's number.
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber) throws(OutputError) {
-        try emit(line, at: time)
-    }
-    @inline(__always)
-    public mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant, number: EventNumber, count: Int64)
-        throws(OutputError) {
-        try emit(line, at: time, count: count)
-    }
+    package mutating func flush() throws(OutputError) {}
 }
-
-/// Identifies an event: its input line number (1-based, counting every line),
-/// as replay and live mode number them; tests may number events 1, 2, 3. Policies hold these, never bytes, so they
-/// stay pure values; the scheduler keeps the bytes of the pending ones.
-public typealias EventNumber = Int64

@@ -191,14 +191,14 @@ nonisolated(unsafe) private var installed = false
 
 /// SIGINT and SIGTERM end input, and a second one ends pace at once;
 /// SIGUSR1 asks for the `--stats` summary so far.
-public enum Signals {
+package enum Signals {
     /// Installs the handlers and blocks the handled signals for the rest of
     /// the run (see the top of this file). A signal ignored when pace starts
     /// stays ignored, as Unix tools do (a shell starts background jobs with
     /// SIGINT ignored, so that Ctrl-C reaches only the foreground job).
     /// SIGPIPE is ignored: a closed stdout shows up as EPIPE, which ends pace
     /// quietly.
-    public static func install() {
+    package static func install() {
         sigemptyset(&handledSignals)
         for number in [SIGINT, SIGTERM, SIGUSR1] {
             var previous = sigaction()
@@ -234,13 +234,13 @@ public enum Signals {
     }
 
     /// The first SIGINT or SIGTERM received, or 0: the status pace exits with.
-    public static var termination: Int32 { firstTermination }
+    package static var termination: Int32 { firstTermination }
 
     /// A second SIGINT or SIGTERM came: pace ends at once.
-    public static var endNow: Bool { terminationCount >= 2 }
+    package static var endNow: Bool { terminationCount >= 2 }
 
     /// Whether a SIGUSR1 came since the last call (which consumes it).
-    public static func takeStatsRequest() -> Bool {
+    package static func takeStatsRequest() -> Bool {
         guard statsRequests != 0 else { return false }
         statsRequests = 0
         return true
@@ -249,7 +249,7 @@ public enum Signals {
     /// Lets handled signals that are pending run their handlers; true if
     /// there were any. One sigpending(2) when there are none.
     @discardableResult
-    public static func deliverPending() -> Bool {
+    package static func deliverPending() -> Bool {
         guard installed else { return false }
         var pending = sigset_t()
         sigpending(&pending)
@@ -267,7 +267,7 @@ public enum Signals {
 
     /// The SIGINT or SIGTERM received so far, delivering pending ones first
     /// (what the loops check between read batches).
-    public static func pendingTermination() -> Int32 {
+    package static func pendingTermination() -> Int32 {
         deliverPending()
         return firstTermination
     }
@@ -285,7 +285,7 @@ public enum Signals {
 /// The clock live mode acts on: monotonic and counting time the machine
 /// spends suspended, so a window that ran out during a suspension is over
 /// when it wakes (what Swift's ContinuousClock reads).
-public let liveClockID = CLOCK_BOOTTIME
+package let liveClockID = CLOCK_BOOTTIME
 
 /// Nanoseconds on `clock` (CLOCK_REALTIME: since the Unix epoch).
 func clockNanoseconds(_ clock: clockid_t) -> Instant {

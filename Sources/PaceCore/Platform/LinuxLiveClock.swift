@@ -24,7 +24,7 @@ private let timerFunctions: (create: TimerCreate, set: TimerSet)? = {
 /// during a suspension would fire that much late; the timerfd fires on wake.
 /// It is set again only when the deadline changes. Without timerfd (it
 /// cannot be created), ppoll's timeout does the job.
-public struct SystemLiveClock: LiveClock {
+package struct SystemLiveClock: LiveClock {
     /// -1 once input has ended (ppoll skips a negative descriptor).
     private var inputFD: Int32
     /// stdout, watched for its reader going away; -1 once ppoll said the
@@ -39,16 +39,16 @@ public struct SystemLiveClock: LiveClock {
     ///   - inputFD: the descriptor lines are read from.
     ///   - outputFD: stdout; a pipe whose reader has gone reports POLLERR
     ///     without being asked, so it is polled for no event at all.
-    public init(inputFD: Int32, outputFD: Int32) {
+    package init(inputFD: Int32, outputFD: Int32) {
         self.inputFD = inputFD
         self.outputFD = outputFD
         timerFD = timerFunctions?.create(liveClockID, O_NONBLOCK | O_CLOEXEC) ?? -1
         requestExactTimers()
     }
 
-    public func wallClockNow() -> Instant { clockNanoseconds(CLOCK_REALTIME) }
+    package func wallClockNow() -> Instant { clockNanoseconds(CLOCK_REALTIME) }
 
-    public func monotonicNow() -> Instant { clockNanoseconds(liveClockID) }
+    package func monotonicNow() -> Instant { clockNanoseconds(liveClockID) }
 
     /// Sets the timerfd to fire at `deadline` (absolute), or disarms it.
     private mutating func arm(_ deadline: Instant?) -> Bool {
@@ -66,15 +66,15 @@ public struct SystemLiveClock: LiveClock {
         return true
     }
 
-    public mutating func stopWatchingInput() { inputFD = -1 }
+    package mutating func stopWatchingInput() { inputFD = -1 }
 
-    public mutating func wait(until deadline: Instant?) -> LiveWake {
+    package mutating func wait(until deadline: Instant?) -> LiveWake {
         wait(until: deadline, commandFD: -1, commandDeadline: nil)
     }
 
     /// `--exec`'s runner is watched too: its descriptor with the input, its
     /// kill deadline on the same timerfd (the earlier of the two deadlines).
-    public mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
+    package mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
         var fds = (pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: outputFD, events: 0, revents: 0),
                    pollfd(fd: commandFD, events: Int16(POLLIN), revents: 0),

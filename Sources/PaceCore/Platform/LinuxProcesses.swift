@@ -198,7 +198,7 @@ enum ProcessPlatform {
 }
 
 /// How a command ended.
-public enum CommandExit: Equatable, Sendable {
+package enum CommandExit: Equatable, Sendable {
     case exited(Int32)
     case signalled(Int32)
 }

@@ -26,15 +26,15 @@
 /// The ceiling is kept as two 64-bit halves rather than an Int128, whose
 /// 16-byte alignment would pad every key's state from 24 bytes to 32 (and a
 /// policy's enum around it to 48).
-public struct ExactInstant: Equatable, Sendable {
+package struct ExactInstant: Equatable, Sendable {
     private var high: Int64
     private var low: UInt64
     /// How far the value lies below `ceiling`, in 1/N ns (0 when whole).
-    public var below: Int64
+    package var below: Int64
 
     /// The value rounded up to a whole nanosecond.
     @inline(__always)
-    public var ceiling: Int128 {
+    package var ceiling: Int128 {
         get { Int128(high) << 64 | Int128(low) }
         set {
             high = Int64(truncatingIfNeeded: newValue >> 64)
@@ -44,14 +44,14 @@ public struct ExactInstant: Equatable, Sendable {
 
     /// The whole instant `t`.
     @inline(__always)
-    public init(_ t: Instant) {
+    package init(_ t: Instant) {
         high = t.nanoseconds < 0 ? -1 : 0
         low = UInt64(bitPattern: t.nanoseconds)
         below = 0
     }
 
     @inline(__always)
-    public init(ceiling: Int128, below: Int64) {
+    package init(ceiling: Int128, below: Int64) {
         high = Int64(truncatingIfNeeded: ceiling >> 64)
         low = UInt64(truncatingIfNeeded: ceiling)
         self.below = below
@@ -61,7 +61,7 @@ public struct ExactInstant: Equatable, Sendable {
     /// event comes after the last instant or before the first, so an event
     /// compares with the pinned value as with the exact one.
     @inline(__always)
-    public var instant: Instant {
+    package var instant: Instant {
         if ceiling > Int128(Instant.max.nanoseconds) { return .max }
         if ceiling < Int128(Instant.min.nanoseconds) { return .min }
         return Instant(nanoseconds: Int64(ceiling))
@@ -71,13 +71,13 @@ public struct ExactInstant: Equatable, Sendable {
 /// N tokens per D, in a bucket of B: the emission interval I = D/N and the
 /// tolerance (B - 1) * I, both split into whole nanoseconds and a rest in
 /// 1/N ns.
-public struct CellRate: Equatable, Sendable {
+package struct CellRate: Equatable, Sendable {
     /// N: tokens per period.
-    public let count: Int64
+    package let count: Int64
     /// D, in nanoseconds.
-    public let period: Nanoseconds
+    package let period: Nanoseconds
     /// B: the bucket's size.
-    public let burst: Int64
+    package let burst: Int64
     /// I = intervalWhole + intervalRest / N.
     let intervalWhole: Int64
     let intervalRest: Int64
@@ -85,7 +85,7 @@ public struct CellRate: Equatable, Sendable {
     let toleranceWhole: Int128
     let toleranceRest: Int64
 
-    public init(count: Int64, per period: Nanoseconds, burst: Int64) {
+    package init(count: Int64, per period: Nanoseconds, burst: Int64) {
         precondition(count > 0 && period.count >= count, "CellRate: need 0 < N <= D's nanoseconds (got \(count)/\(period))")
         precondition(burst > 0, "CellRate: the burst must be positive (got \(burst))")
         self.count = count

@@ -6,8 +6,8 @@
 // first event of the pending run, so an endless burst still yields a line
 // every M.
 
-public struct Debounce<Payload: Equatable>: Policy {
-    public enum State: Equatable {
+package struct Debounce<Payload: Equatable>: Policy {
+    package enum State: Equatable {
         /// Nothing pending; the timer is not set.
         case idle
         /// `event` waits to be emitted at `deadline`; `runStart` is the time
@@ -15,20 +15,20 @@ public struct Debounce<Payload: Equatable>: Policy {
         case pending(Payload, runStart: Instant, deadline: Instant)
     }
 
-    public let window: Nanoseconds
-    public let maxWait: Nanoseconds?
+    package let window: Nanoseconds
+    package let maxWait: Nanoseconds?
 
-    public init(window: Nanoseconds, maxWait: Nanoseconds? = nil) {
+    package init(window: Nanoseconds, maxWait: Nanoseconds? = nil) {
         precondition(window > 0, "Debounce: the window must be positive")
         precondition(maxWait.map { $0 >= window } ?? true, "Debounce: max-wait must be >= the window")
         self.window = window
         self.maxWait = maxWait
     }
 
-    public var initialState: State { .idle }
+    package var initialState: State { .idle }
 
     @inline(__always)
-    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+    package func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
             let deadline = deadline(eventAt: t, runStart: t)

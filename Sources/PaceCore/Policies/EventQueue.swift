@@ -5,25 +5,25 @@
 // array, so memory stays within twice the waiting events' (8 bytes each for
 // event numbers), and an emptied queue keeps its buffer for the next burst.
 
-public struct EventQueue<Element: Equatable>: Equatable {
+package struct EventQueue<Element: Equatable>: Equatable {
     private var storage: [Element] = []
     private var start = 0
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { storage.count - start }
-    public var isEmpty: Bool { start == storage.count }
+    package var count: Int { storage.count - start }
+    package var isEmpty: Bool { start == storage.count }
     /// The oldest element.
-    public var first: Element? { isEmpty ? nil : storage[start] }
+    package var first: Element? { isEmpty ? nil : storage[start] }
 
     @inline(__always)
-    public mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
     /// Takes the oldest element out; the queue must not be empty.
     @inline(__always)
-    public mutating func removeFirst() -> Element {
+    package mutating func removeFirst() -> Element {
         precondition(!isEmpty, "EventQueue: removeFirst on an empty queue")
         let element = storage[start]
         start += 1
@@ -42,13 +42,13 @@ public struct EventQueue<Element: Equatable>: Equatable {
     private static var compactionMinimum: Int { 1024 }
 
     /// Equal when the waiting elements are, however they are laid out.
-    public static func == (a: EventQueue, b: EventQueue) -> Bool {
+    package static func == (a: EventQueue, b: EventQueue) -> Bool {
         a.storage[a.start...].elementsEqual(b.storage[b.start...])
     }
 }
 
 extension EventQueue: ExpressibleByArrayLiteral {
-    public init(arrayLiteral elements: Element...) {
+    package init(arrayLiteral elements: Element...) {
         storage = elements
     }
 }

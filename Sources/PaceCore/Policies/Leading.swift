@@ -7,29 +7,29 @@
 // key. It only forgets, so the runtime fires it late, when it wants the key's
 // memory (`timersOnlyForget`), and the state may hold a window that is over.
 
-public struct Leading<Payload: Equatable>: Policy {
-    public enum State: Equatable {
+package struct Leading<Payload: Equatable>: Policy {
+    package enum State: Equatable {
         /// No window open: the next event starts a burst.
         case idle
         /// A burst is on until `end`.
         case window(end: Instant)
     }
 
-    public let window: Nanoseconds
+    package let window: Nanoseconds
 
-    public init(window: Nanoseconds) {
+    package init(window: Nanoseconds) {
         precondition(window > 0, "Leading: the window must be positive")
         self.window = window
     }
 
-    public var initialState: State { .idle }
+    package var initialState: State { .idle }
 
     /// The timer only closes the window: an event at or after its end
     /// starts the next burst itself.
-    public static var timersOnlyForget: Bool { true }
+    package static var timersOnlyForget: Bool { true }
 
     @inline(__always)
-    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+    package func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
             let end = t.saturatingAdd(window)

@@ -14,28 +14,28 @@
 // timer left behind fired early and was set again). With N = 1 and B = 1, A
 // is the last emission's t + D and this is ThrottleFirst exactly.
 
-public struct Limit<Payload: Equatable>: Policy {
-    public enum State: Equatable {
+package struct Limit<Payload: Equatable>: Policy {
+    package enum State: Equatable {
         /// The bucket is full (no A): the next event passes.
         case full
         /// The bucket is refilling; `arrival` is A.
         case refilling(arrival: ExactInstant)
     }
 
-    public let rate: CellRate
+    package let rate: CellRate
 
-    public init(rate: CellRate) {
+    package init(rate: CellRate) {
         self.rate = rate
     }
 
-    public var initialState: State { .full }
+    package var initialState: State { .full }
 
     /// The timer only says the bucket is full: an event after A passes and
     /// sets A from its own time, as a new key's first event does.
-    public static var timersOnlyForget: Bool { true }
+    package static var timersOnlyForget: Bool { true }
 
     @inline(__always)
-    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+    package func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.full, .event(event, t)):
             let arrival = rate.taking(at: t, from: nil)
@@ -66,7 +66,7 @@ public struct Limit<Payload: Equatable>: Policy {
     }
 
     /// When the next token comes: the earliest instant an event finds one.
-    public func reopening(in state: State) -> Instant? {
+    package func reopening(in state: State) -> Instant? {
         switch state {
         case .full: return nil
         case let .refilling(arrival): return rate.subtractingTolerance(arrival).instant

@@ -18,7 +18,7 @@
 //   forgotten (a fresh `initialState` would behave the same).
 
 /// What happens to a policy: an event arrives, or its timer fires.
-public enum PolicyAction<Payload: Equatable>: Equatable {
+package enum PolicyAction<Payload: Equatable>: Equatable {
     /// An event with its time. Events arrive with non-decreasing times.
     case event(Payload, at: Instant)
     /// The policy's timer, set earlier with `Effects.schedule`, is due now.
@@ -32,24 +32,24 @@ public enum PolicyAction<Payload: Equatable>: Equatable {
 /// any timer in flight: that replacement is how a debounce cancels the sleep
 /// it started for the previous event. A timer that fires is consumed; it
 /// fires again only if the reaction to it schedules again.
-public struct Effects<Payload: Equatable>: Equatable {
+package struct Effects<Payload: Equatable>: Equatable {
     /// The line to write now (at the action's time): the incoming event, or
     /// (on a timer) the oldest held one.
-    public var emit: Payload?
+    package var emit: Payload?
     /// When to deliver `.timerFired`, replacing any timer in flight; nil
     /// leaves the timer as it is.
-    public var schedule: Instant?
+    package var schedule: Instant?
     /// The event this action discards for good: the held one an incoming
     /// event replaced, or the incoming event itself when it is dropped.
-    public var discarded: Payload?
+    package var discarded: Payload?
     /// The incoming event is held: the runtime keeps its bytes until a timer
     /// emits it or a later event replaces it.
-    public var hold: Bool
+    package var hold: Bool
     /// The key is idle after this action: nothing held, no timer, no window.
-    public var idle: Bool
+    package var idle: Bool
 
     @inline(__always)
-    public init(emit: Payload? = nil, schedule: Instant? = nil, discarded: Payload? = nil,
+    package init(emit: Payload? = nil, schedule: Instant? = nil, discarded: Payload? = nil,
                 hold: Bool = false, idle: Bool = false) {
         self.emit = emit
         self.schedule = schedule
@@ -59,14 +59,14 @@ public struct Effects<Payload: Equatable>: Equatable {
     }
 
     /// Nothing to do.
-    public static var none: Effects { Effects() }
+    package static var none: Effects { Effects() }
 
     /// Nothing to do, and the key is idle.
-    public static var becameIdle: Effects { Effects(idle: true) }
+    package static var becameIdle: Effects { Effects(idle: true) }
 }
 
 /// A rate-limiting policy: a pure state machine over one key's events.
-public protocol Policy {
+package protocol Policy {
     associatedtype Payload: Equatable
     associatedtype State: Equatable
 
@@ -96,19 +96,9 @@ public protocol Policy {
 extension Policy {
     /// The key's timer says when a dropped event would pass (a window's end).
     @inline(__always)
-    public func reopening(in state: State) -> Instant? { nil }
+    package func reopening(in state: State) -> Instant? { nil }
 
-    public static var keepsPaceAfterInput: Bool { false }
+    package static var keepsPaceAfterInput: Bool { false }
 
-    public static var timersOnlyForget: Bool { false }
-}
-
-/// The policies SPEC names, as the command line selects them.
-public enum PolicyKind: String, Sendable, CaseIterable {
-    case debounce
-    case leading
-    case throttleFirst = "throttle"
-    case throttleLast = "throttle-last"
-    case limit
-    case rate
+    package static var timersOnlyForget: Bool { false }
 }

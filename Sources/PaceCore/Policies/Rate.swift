@@ -16,40 +16,40 @@
 // waiting, the instant the bucket is full again (ceil(A)), when the key
 // becomes idle as a `--limit` key does.
 
-public struct Rate<Payload: Equatable>: Policy {
+package struct Rate<Payload: Equatable>: Policy {
     /// A struct rather than an enum of phases so that the queue is mutated
     /// in place: taking it out of an enum case to append would copy it
     /// whole, an O(backlog) cost per event.
-    public struct State: Equatable {
+    package struct State: Equatable {
         /// A, or nil while the bucket is full (the key is idle).
-        public var arrival: ExactInstant?
+        package var arrival: ExactInstant?
         /// The events waiting, oldest first.
-        public var waiting: EventQueue<Payload>
+        package var waiting: EventQueue<Payload>
         /// The oldest waiting event's exact emission time (meaningless when
         /// nothing waits).
-        public var head: ExactInstant
+        package var head: ExactInstant
 
-        public init(arrival: ExactInstant? = nil, waiting: EventQueue<Payload> = [], head: ExactInstant = ExactInstant(0)) {
+        package init(arrival: ExactInstant? = nil, waiting: EventQueue<Payload> = [], head: ExactInstant = ExactInstant(0)) {
             self.arrival = arrival
             self.waiting = waiting
             self.head = waiting.isEmpty ? ExactInstant(0) : head
         }
 
-        public static func == (a: State, b: State) -> Bool {
+        package static func == (a: State, b: State) -> Bool {
             a.arrival == b.arrival && a.waiting == b.waiting && (a.waiting.isEmpty || a.head == b.head)
         }
     }
 
-    public let rate: CellRate
+    package let rate: CellRate
 
-    public init(rate: CellRate) {
+    package init(rate: CellRate) {
         self.rate = rate
     }
 
-    public var initialState: State { State() }
+    package var initialState: State { State() }
 
     @inline(__always)
-    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+    package func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch action {
         case let .event(event, t):
             guard state.waiting.isEmpty else {
@@ -90,9 +90,9 @@ public struct Rate<Payload: Equatable>: Policy {
     }
 
     /// Its waiting events go out at their due times after live input ends.
-    public static var keepsPaceAfterInput: Bool { true }
+    package static var keepsPaceAfterInput: Bool { true }
 
     /// How many events of the key wait (for `--stats`' backlog).
     @inline(__always)
-    public func backlog(in state: State) -> Int { state.waiting.count }
+    package func backlog(in state: State) -> Int { state.waiting.count }
 }

@@ -2,29 +2,29 @@
 // a window of D; everything inside it is dropped. The window does not move
 // while events are dropped. The state remembers the last emission's window.
 
-public struct ThrottleFirst<Payload: Equatable>: Policy {
-    public enum State: Equatable {
+package struct ThrottleFirst<Payload: Equatable>: Policy {
+    package enum State: Equatable {
         /// No window open: the next event is emitted.
         case idle
         /// Events before `end` are dropped.
         case window(end: Instant)
     }
 
-    public let window: Nanoseconds
+    package let window: Nanoseconds
 
-    public init(window: Nanoseconds) {
+    package init(window: Nanoseconds) {
         precondition(window > 0, "ThrottleFirst: the window must be positive")
         self.window = window
     }
 
-    public var initialState: State { .idle }
+    package var initialState: State { .idle }
 
     /// The timer only closes the window: an event at or after its end opens
     /// the next one itself.
-    public static var timersOnlyForget: Bool { true }
+    package static var timersOnlyForget: Bool { true }
 
     @inline(__always)
-    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+    package func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
             let end = t.saturatingAdd(window)

@@ -3,25 +3,25 @@
 // When the window ends at E, the remembered event (if any) goes out at E and
 // opens the next window [E, E + D): a steady stream yields one line per D.
 
-public struct ThrottleLast<Payload: Equatable>: Policy {
-    public enum State: Equatable {
+package struct ThrottleLast<Payload: Equatable>: Policy {
+    package enum State: Equatable {
         /// No window open: the next event is emitted.
         case idle
         /// A window is open until `end`; `latest` is emitted when it ends.
         case window(end: Instant, latest: Payload?)
     }
 
-    public let window: Nanoseconds
+    package let window: Nanoseconds
 
-    public init(window: Nanoseconds) {
+    package init(window: Nanoseconds) {
         precondition(window > 0, "ThrottleLast: the window must be positive")
         self.window = window
     }
 
-    public var initialState: State { .idle }
+    package var initialState: State { .idle }
 
     @inline(__always)
-    public func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
+    package func reduce(into state: inout State, _ action: PolicyAction<Payload>) -> Effects<Payload> {
         switch (state, action) {
         case let (.idle, .event(event, t)):
             let end = t.saturatingAdd(window)

@@ -11,13 +11,19 @@
 // Lines are handed to the scheduler as slices of the reader's buffer
 // (`borrowing`); before every read, the scheduler copies the ones it still
 // holds.
+//
+// Run: this room holds the driver, the modes (Replay.swift, Live.swift), the
+// run plan that turns a configuration into a specialised run (RunPlan.swift),
+// the report a run hands back (RunReport.swift) and the signals a run is
+// told of (RunSignals.swift).
 
-import Glibc
 
 /// What a mode supplies to the driver.
-public protocol RunMode {
-    /// Whether an empty line is an event (live) or skipped (replay).
-    static var emptyLinesAreEvents: Bool { get }
+package protocol RunMode {
+    /// Live mode: an empty line is an event (replay skips it), and pending
+    /// events are emitted at once at end of input, stamped `now` (replay
+    /// runs the virtual clock on instead).
+    static var isLive: Bool { get }
     /// The time of the line just read. `fields` is the line as fields and
     /// timestamps see it (line 1 without a byte-order mark).
     mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp
@@ -47,15 +53,12 @@ public protocol RunMode {
     mutating func inputEnded()
     /// Every line of a read was handled (live: the record is written out).
     mutating func caughtUp() throws(OutputError)
-    /// Live mode: pending events are emitted at once at end of input,
-    /// stamped `now`; replay runs the virtual clock on instead.
-    static var emitsPendingAtOnce: Bool { get }
     /// The run is over (live: the record is written out, or its error kept).
     mutating func complete(_ report: inout RunReport)
 }
 
 /// The time of a line, as its mode sees it.
-public enum LineStamp {
+package enum LineStamp {
     /// An event at this time. The line's own bytes start at `contentStart`
     /// of its fields (replay's `record` format removes its prefix), or are
     /// the whole line, as read, when it is 0.
@@ -66,10 +69,9 @@ public enum LineStamp {
 
 /// Runs input through `scheduler` until end of input, a signal, a failure or
 /// a bad timestamp under `--on-bad-time error`.
-func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
-           Mode: RunMode>(
-    _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
-    keys: KeyExtractor, onBadTime: BadTimeAction, pendingSignal: () -> Int32
+func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Mode: RunMode>(
+    _ scheduler: inout Scheduler<P, Keys, Sink>, _ input: inout LineReader, mode: inout Mode,
+    keys: KeyExtractor, onBadTime: BadTimeAction, signals: RunSignals
 ) -> RunReport where P.Payload == EventNumber {
     var report = RunReport()
     var lineNumber: EventNumber = 0
@@ -89,19 +91,19 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     // events keep their pace, so the loop goes on waiting,
                     // for timers only, until none is held; a signal, or
                     // stdout's reader going away, ends that as it ends input.
-                    guard Mode.emitsPendingAtOnce && P.keepsPaceAfterInput && report.end == .endOfInput
+                    guard Mode.isLive && P.keepsPaceAfterInput && report.end == .endOfInput
                         && scheduler.heldEvents > 0 else { break reading }
                     mode.inputEnded()
                 }
-                if Mode.emitsPendingAtOnce { try scheduler.advance(to: mode.now) }
-                if Observer.isActive { scheduler.observer.flush() }
+                if Mode.isLive { try scheduler.advance(to: mode.now) }
+                scheduler.flushInsight()
                 // A signal that came while lines were being handled is seen
                 // here, before the wait; one that comes during the wait
                 // interrupts it.
-                let signal = pendingSignal()
-                if Signals.takeStatsRequest() {
+                let signal = signals.termination()
+                if signals.takeStatsRequest() {
                     report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
-                                           topKeys: (scheduler.observer as? RunInsight)?.topKeys())
+                                           topKeys: scheduler.topKeys())
                 }
                 if signal != 0 {
                     report.end = .signal(signal)
@@ -126,13 +128,13 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 case .inputReady:
                     // About to wait for input: what is decided goes out first.
                     let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) in
-                        try scheduler.sink.flush()
+                        try scheduler.flush()
                     })
                     mode.tick()
                     switch fill {
-                    case .data, .interrupted, .failed(EAGAIN):
-                        // EAGAIN: a non-blocking descriptor someone else
-                        // drained; nothing to read after all.
+                    case .data, .interrupted, .wouldBlock:
+                        // wouldBlock: a non-blocking descriptor someone
+                        // else drained; nothing to read after all.
                         continue reading
                     case .endOfInput:
                         ending = true
@@ -150,16 +152,15 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
             let fields = lineNumber == 1 ? withoutByteOrderMark(line) : line
             if contentLength(fields) == 0 {
                 report.emptyLines += 1
-                if !Mode.emptyLinesAreEvents {
-                    if Observer.isActive { scheduler.observer.bypassed(lineNumber, .empty, at: mode.now) }
-                    if Sink.keepsDiscards { try scheduler.sink.discard(line, at: mode.now) }
+                if !Mode.isLive {
+                    try scheduler.bypass(line, number: lineNumber, .empty, at: mode.now, key: noKey)
                     continue reading
                 }
             }
             switch try mode.stamp(line, fields: fields) {
             case let .event(t, contentStart):
                 let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
-                var key = UnsafeRawBufferPointer(start: nil, count: 0)
+                var key = noKey
                 if Keys.isKeyed { key = keys.key(of: contentStart == 0 ? fields : content) }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):
@@ -169,13 +170,13 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     report.end = .badTime(line: lineNumber, why)
                     break reading
                 case .skip:
-                    if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimeSkipped, at: mode.now) }
-                    if Sink.keepsDiscards { try scheduler.sink.discard(line, at: mode.now) }
+                    try scheduler.bypass(line, number: lineNumber, .badTimeSkipped, at: mode.now, key: noKey)
                 case .pass:
                     report.passed += 1
-                    if Observer.isActive { scheduler.observer.bypassed(lineNumber, .badTimePassed, at: mode.now) }
-                    // Outside the policy: it counts 1 (Counted writes it so).
-                    try scheduler.sink.emit(line, at: mode.now, number: lineNumber)
+                    // Outside the policy: it counts 1. Its key is the one
+                    // the line would have had (PACE_KEY).
+                    let key = Keys.isKeyed ? keys.key(of: fields) : noKey
+                    try scheduler.bypass(line, number: lineNumber, .badTimePassed, at: mode.now, key: key)
                 }
             }
         }
@@ -185,27 +186,27 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
         // comes out now, in the order the clock would have released them.
         // A closed stdout takes nothing more.
         if report.end != .brokenPipe {
-            if Mode.emitsPendingAtOnce {
+            if Mode.isLive {
                 try scheduler.advance(to: mode.now)
                 try scheduler.finish(emittingAt: mode.now)
             } else {
                 try scheduler.finish()
             }
         }
-        try scheduler.sink.flush()
+        try scheduler.flush()
     } catch {
         report.end(by: error, held: Int64(scheduler.heldEvents))
         // What the other output holds is still written out: the lines
         // discarded so far, when stdout's reader went away or stdout failed
         // (a failed output has given up its buffer).
-        if Sink.keepsDiscards {
+        if scheduler.keepsDropped {
             switch error {
             case .brokenPipe:
-                do throws(OutputError) { try scheduler.sink.flush() } catch {
+                do throws(OutputError) { try scheduler.flushDropped() } catch {
                     if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
                 }
             case .failed:
-                try? scheduler.sink.flush()
+                try? scheduler.flushDropped()
             case .interrupted:
                 break
             }
@@ -215,3 +216,6 @@ func drive<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Cop
     report.scheduler = scheduler.stats
     return report
 }
+
+/// The key of an unkeyed event, or of a line that has none.
+private var noKey: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }

@@ -22,20 +22,20 @@ import Glibc
 /// and 10:00:00.300000), where the window's end fires before the second one.
 /// Live mode therefore acts on exactly the microseconds it records. Timer
 /// deadlines (event time + D) keep D's nanoseconds, as in replay.
-public struct LiveTimeline: Equatable, Sendable {
+package struct LiveTimeline: Equatable, Sendable {
     /// CLOCK_REALTIME at start (ns since the Unix epoch).
-    public let wallAtStart: Instant
+    package let wallAtStart: Instant
     /// The monotonic clock (CLOCK_BOOTTIME) at start.
-    public let monotonicAtStart: Instant
+    package let monotonicAtStart: Instant
 
-    public init(wallAtStart: Instant, monotonicAtStart: Instant) {
+    package init(wallAtStart: Instant, monotonicAtStart: Instant) {
         self.wallAtStart = wallAtStart
         self.monotonicAtStart = monotonicAtStart
     }
 
     /// The instant of a monotonic reading: floored to the microsecond.
     @inline(__always)
-    public func instant(atMonotonic monotonic: Instant) -> Instant {
+    package func instant(atMonotonic monotonic: Instant) -> Instant {
         floorToMicrosecond(wallAtStart.saturatingAdd(monotonic.saturatingDistance(from: monotonicAtStart)))
     }
 
@@ -44,7 +44,7 @@ public struct LiveTimeline: Equatable, Sendable {
     /// nanosecond instead would read an instant still below a deadline that
     /// is not on a whole microsecond, and wait again for nothing.
     @inline(__always)
-    public func monotonic(reaching instant: Instant) -> Instant {
+    package func monotonic(reaching instant: Instant) -> Instant {
         monotonicAtStart.saturatingAdd(ceilingToMicrosecond(instant).saturatingDistance(from: wallAtStart))
     }
 }
@@ -70,8 +70,7 @@ func ceilingToMicrosecond(_ t: Instant) -> Instant {
 /// clock's wait (until input, the next timer, a signal or stdout closing).
 /// `--record` writes every line read with that time.
 struct LiveMode<Clock: LiveClock>: RunMode {
-    static var emptyLinesAreEvents: Bool { true }
-    static var emitsPendingAtOnce: Bool { true }
+    static var isLive: Bool { true }
 
     fileprivate(set) var clock: Clock
     let timeline: LiveTimeline
@@ -141,11 +140,11 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 /// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
 ///
 /// The executable's entry point, on the system clock. It is not generic on
-/// purpose: a generic public function called from another module runs
+/// purpose: a generic package function called from another module runs
 /// unspecialised (every line went through generic metadata, and live mode
 /// ran 7 times slower than replay); this one is specialised here, inside the
 /// module, for the clock the executable injects.
-public func runLive(_ configuration: Configuration, clock: inout SystemLiveClock, input: inout LineReader,
+package func runLive(_ configuration: Configuration, clock: inout SystemLiveClock, input: inout LineReader,
                     outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
                     pendingSignal: () -> Int32) -> RunReport {
     runLive(configuration, onClock: &clock, input: &input, outputFD: outputFD, recordFD: recordFD,
@@ -153,7 +152,7 @@ public func runLive(_ configuration: Configuration, clock: inout SystemLiveClock
 }
 
 /// `runLive` on any clock (tests pass a scripted one).
-public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
+package func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
                                       outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
                                       pendingSignal: () -> Int32) -> RunReport {
     if let exec = configuration.exec {
@@ -169,11 +168,12 @@ public func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock cl
 /// Live mode onto any sink (tests pass a RecordingSink). The sink must write
 /// through itself. `output` is handed back with everything emitted.
 /// `--trace` writes to `traceFD`; the wait watches `commands` (`--exec`).
-public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configuration: Configuration, clock: inout Clock,
+package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configuration: Configuration, clock: inout Clock,
                                                         input: inout LineReader, output: inout Output,
                                                         recordFD: Int32?, droppedFD: Int32? = nil,
                                                         traceFD: Int32 = 2,
                                                         commands: (any CommandWatch)? = nil,
+                                                        dropped: FileWriter? = nil,
                                                         pendingSignal: () -> Int32) -> RunReport {
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
@@ -183,9 +183,12 @@ public func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configurat
     var mode = LiveMode(clock: clock, record: record)
     mode.commands = commands
     commands?.useTimeline(mode.timeline)
-    let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
-    let report = run(configuration, mode: &mode, input: &input, sink: &output, dropped: dropped, traceFD: traceFD,
-                     columns: 80, pendingSignal: pendingSignal)
+    let report = withoutActuallyEscaping(pendingSignal) { pendingSignal in
+        let plan = RunPlan(configuration: configuration,
+                           dropped: dropped ?? droppedWriter(configuration, fd: droppedFD, live: true),
+                           traceFD: traceFD, columns: 80, signals: RunSignals(termination: pendingSignal))
+        return plan.run(&mode, &input, &output)
+    }
     clock = mode.clock
     return report
 }

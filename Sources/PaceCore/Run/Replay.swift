@@ -4,8 +4,7 @@
 
 /// Replay's mode: timestamps in, the virtual clock out.
 struct ReplayMode: RunMode {
-    static var emptyLinesAreEvents: Bool { false }
-    static var emitsPendingAtOnce: Bool { false }
+    static var isLive: Bool { false }
 
     private var timestamps: TimestampReader
     private var clock = VirtualClock()
@@ -52,7 +51,7 @@ struct ReplayMode: RunMode {
 /// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
 /// `--trace` writes to `traceFD`; `--marbles` draws `columns` wide.
 /// `droppedFD` receives `--dropped`'s lines.
-public func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
+package func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
                       outputFD: Int32, droppedFD: Int32? = nil, traceFD: Int32 = 2, columns: Int = 80,
                       pendingSignal: () -> Int32) -> RunReport {
     if let exec = configuration.exec {
@@ -67,21 +66,15 @@ public func runReplay(_ configuration: Configuration, defaultYear: Int, input: i
 
 /// Replay onto any sink (tests pass a RecordingSink); `sink` is handed back
 /// with everything emitted.
-public func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration, defaultYear: Int,
+package func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration, defaultYear: Int,
                                                   input: inout LineReader, sink: inout Sink, droppedFD: Int32? = nil,
                                                   traceFD: Int32 = 2, columns: Int = 80,
                                                   pendingSignal: () -> Int32) -> RunReport {
     var mode = ReplayMode(configuration, defaultYear: defaultYear)
-    let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
-    let report = run(configuration, mode: &mode, input: &input, sink: &sink, dropped: dropped, traceFD: traceFD,
-                     columns: columns, pendingSignal: pendingSignal)
-    return report
-}
-
-/// `--dropped`'s writer onto `fd`, if there is one; named as text (main puts
-/// the file name's own bytes back).
-func droppedWriter(_ configuration: Configuration, fd: Int32?, live: Bool) -> FileWriter? {
-    guard let fd else { return nil }
-    let target = configuration.droppedPath.map { String(decoding: $0, as: UTF8.self) } ?? "dropped"
-    return FileWriter(fd: fd, target: target, emitTime: configuration.emitTime, flushEachLine: live)
+    return withoutActuallyEscaping(pendingSignal) { pendingSignal in
+        let plan = RunPlan(configuration: configuration,
+                           dropped: droppedWriter(configuration, fd: droppedFD, live: false),
+                           traceFD: traceFD, columns: columns, signals: RunSignals(termination: pendingSignal))
+        return plan.run(&mode, &input, &sink)
+    }
 }

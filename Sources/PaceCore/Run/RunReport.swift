@@ -1,7 +1,7 @@
 // What a run of pace reports back to the executable: how it ended (which
 // decides the exit code and message) and the counters for `--stats`.
 
-public enum RunEnd: Equatable, Sendable {
+package enum RunEnd: Equatable, Sendable {
     /// Input ended; everything pending was emitted.
     case endOfInput
     /// `--on-bad-time error`: input treated as ending before line `line`.
@@ -16,40 +16,40 @@ public enum RunEnd: Equatable, Sendable {
     case outputFailed(target: String, errno: Int32)
 }
 
-public struct RunReport: Equatable, Sendable {
-    public var end: RunEnd = .endOfInput
-    public var scheduler = SchedulerStats()
-    public var clamped: Int64 = 0
-    public var badTime: Int64 = 0
-    public var passed: Int64 = 0
-    public var emptyLines: Int64 = 0
+package struct RunReport: Equatable, Sendable {
+    package var end: RunEnd = .endOfInput
+    package var scheduler = SchedulerStats()
+    package var clamped: Int64 = 0
+    package var badTime: Int64 = 0
+    package var passed: Int64 = 0
+    package var emptyLines: Int64 = 0
     /// `--stats` with `--key-field`: the keys with the most events in.
-    public var topKeys: [KeyCount]?
+    package var topKeys: [KeyCount]?
     /// `topKeys` comes from the heavy-hitters summary (see HeavyHitters).
-    public var topKeysEstimated = false
+    package var topKeysEstimated = false
     /// `--marbles`' diagram, drawn after the run.
-    public var marbles: String?
+    package var marbles: String?
     /// A second SIGINT or SIGTERM ended pace at once: the lines it did not
     /// write (those of the output buffer not yet written, and the pending
     /// events still held).
-    public var linesNotWritten: Int64?
+    package var linesNotWritten: Int64?
 
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
-    public var reportsBacklog = false
+    package var reportsBacklog = false
 
     /// `--count` was given: `--stats` shows the discards it could not count.
-    public var counted = false
+    package var counted = false
 
     /// `--exec`'s counters.
-    public var commands: CommandStats?
+    package var commands: CommandStats?
     /// What `--exec`'s commands add to the exit status: 0, 123 (one failed)
     /// or 1 (one could not be started).
-    public var commandStatus: Int32 = 0
-    public init() {}
+    package var commandStatus: Int32 = 0
+    package init() {}
 
     /// How a write that failed ends the run; `held` is the scheduler's
     /// pending events, which an interrupted run never writes.
-    public mutating func end(by error: OutputError, held: Int64) {
+    package mutating func end(by error: OutputError, held: Int64) {
         switch error {
         case .brokenPipe: end = .brokenPipe
         case let .failed(target, errno): end = .outputFailed(target: target, errno: errno)
@@ -72,10 +72,10 @@ public struct RunReport: Equatable, Sendable {
     }
 
     /// Events that entered the policy and did not come out.
-    public var dropped: Int64 { scheduler.eventsIn - scheduler.emitted }
+    package var dropped: Int64 { scheduler.eventsIn - scheduler.emitted }
 
     /// `--stats`' summary for stderr.
-    public var statsText: String {
+    package var statsText: String {
         let distinct = scheduler.distinctKeysEstimated ? estimateText(scheduler.distinctKeys)
                                                        : String(scheduler.distinctKeys)
         var rows: [(String, String)] = [

@@ -42,8 +42,7 @@ struct HeldLines: ~Copyable {
     /// copied at once, which keeps the list small whatever a read brings.
     static let borrowingLimit = 1024
 
-    private var records: UnsafeMutablePointer<Record>
-    private var allocated: Int
+    private var records = SlotArray(empty: Record(), capacity: 1)
     /// Slots that may hold a borrowed first line (some no longer do).
     private var borrowing: [Int32] = []
     /// Held events after each slot's first (`--rate` only).
@@ -51,23 +50,17 @@ struct HeldLines: ~Copyable {
     /// Events held in all, for `--stats`' backlog.
     private(set) var count = 0
 
-    init() {
-        allocated = 1
-        records = .allocate(capacity: allocated)
-        records.initialize(to: Record())
-    }
+    init() {}
 
     deinit {
-        for i in 0..<allocated { free(records[i].owned) }
-        records.deinitialize(count: allocated)
-        records.deallocate()
+        records.forEach { free($0.owned) }
     }
 
     /// The number of the first event `slot` holds, or nil.
     @inline(__always)
     func first(_ slot: Int32) -> EventNumber? {
         let s = Int(slot)
-        guard s < allocated else { return nil }
+        guard s < records.capacity else { return nil }
         let number = records[s].number
         return number == 0 ? nil : number
     }
@@ -84,9 +77,9 @@ struct HeldLines: ~Copyable {
     @inline(__always)
     mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber, to slot: Int32, borrowing: Bool) {
         let s = Int(slot)
-        if s >= allocated { grow(toInclude: s) }
+        records.reserve(s)
         count += 1
-        let record = records + s
+        let record = records.pointer(to: s)
         guard record.pointee.number == 0 else {
             more[slot, default: LineQueue()].append(line, number: number)
             return
@@ -100,7 +93,7 @@ struct HeldLines: ~Copyable {
     /// event): the policies that replace hold at most one per key.
     @inline(__always)
     mutating func replaceOnly(_ slot: Int32, with line: UnsafeRawBufferPointer, number: EventNumber, borrowing: Bool) {
-        let record = records + Int(slot)
+        let record = records.pointer(to: Int(slot))
         record.pointee.number = number
         record.pointee.count = line.count
         store(line, in: record, slot, borrowing: borrowing)
@@ -124,7 +117,7 @@ struct HeldLines: ~Copyable {
     /// becomes the first.
     @inline(__always)
     mutating func dropFirst(_ slot: Int32) {
-        let record = records + Int(slot)
+        let record = records.pointer(to: Int(slot))
         count -= 1
         record.pointee.number = 0
         if _slowPath(!more.isEmpty), more[slot] != nil {
@@ -141,8 +134,8 @@ struct HeldLines: ~Copyable {
     @inline(__always)
     mutating func release(_ slot: Int32) {
         let s = Int(slot)
-        guard s < allocated else { return }
-        let record = records + s
+        guard s < records.capacity else { return }
+        let record = records.pointer(to: s)
         record.pointee.line = nil
         if record.pointee.capacity > Self.keptCapacity {
             free(record.pointee.owned)
@@ -158,7 +151,7 @@ struct HeldLines: ~Copyable {
         // already its own buffer; afterwards it is its own buffer, which is
         // how `append` knows a slot is not listed.
         for slot in borrowing {
-            let record = records + Int(slot)
+            let record = records.pointer(to: Int(slot))
             guard let line = record.pointee.line, line != UnsafeRawPointer(record.pointee.owned) else { continue }
             if record.pointee.number != 0 {
                 Self.copy(UnsafeRawBufferPointer(start: line, count: record.pointee.count), into: record)
@@ -170,7 +163,11 @@ struct HeldLines: ~Copyable {
     }
 
     /// The bytes of every slot's own buffer (for memory tests).
-    var bufferBytes: Int { (0..<allocated).reduce(0) { $0 + records[$1].capacity } }
+    var bufferBytes: Int {
+        var bytes = 0
+        records.forEach { bytes += $0.capacity }
+        return bytes
+    }
 
     @inline(__always)
     private static func copy(_ line: UnsafeRawBufferPointer, into record: UnsafeMutablePointer<Record>) {
@@ -187,10 +184,6 @@ struct HeldLines: ~Copyable {
         }
         if n > 0 { record.pointee.owned!.copyMemory(from: line.baseAddress!, byteCount: n) }
         record.pointee.line = UnsafeRawPointer(record.pointee.owned)
-    }
-
-    private mutating func grow(toInclude slot: Int) {
-        growRecords(&records, allocated: &allocated, toInclude: slot, empty: Record())
     }
 }
 

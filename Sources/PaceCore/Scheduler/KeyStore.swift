@@ -1,174 +1,128 @@
-// How events are assigned to policy states, chosen at compile time as the
-// observer is: `OneKey` (no `--key-field`: every event shares one state and
-// one timer, kept in the struct itself) or `ManyKeys` (a state, a timer and a
-// place on the idle list per key, found through the key table). The scheduler
-// is written once against this protocol and specialised for each, so the
-// unkeyed hot path pays for no table, no heap and no array access.
+// How events are assigned to policy states, chosen at compile time: `OneKey`
+// (no `--key-field`: every event shares one state and one timer, kept in the
+// struct itself) or `ManyKeys` (a state, a timer and a place on the idle list
+// per key, found through the key table). The scheduler is written once
+// against this protocol and specialised for each, so the unkeyed hot path
+// pays for no table, no heap and no array access.
 //
 // Slots number the states: `OneKey` has only slot 0; `ManyKeys` reuses the
-// slots of keys it forgot.
+// slots of keys it forgot. What else is kept per key lives with whoever
+// needs it, told of a key joining or leaving the table: counts in the
+// counting layer (Output/Counting.swift), distinct keys in the observer.
 
-public protocol KeySpace<State>: ~Copyable {
+/// Where a key's events go: its slot, and whether the key just joined the
+/// key table (then `hash` is its hash and `keysInTable` counts it).
+package struct KeySlot {
+    package var slot: Int32
+    package var joined: Bool
+    package var hash: UInt64
+    package var keysInTable: Int
+}
+
+package protocol KeyStore<State>: ~Copyable {
     associatedtype State
+    associatedtype Timers: SlotTimers
     /// True when events have keys of their own (`--key-field`).
     static var isKeyed: Bool { get }
 
-    /// `countDiscards`: keep each key's `--count` (see `owe`).
-    init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool)
+    init(initialState: State)
 
-    /// The slot of `key`, created (with the initial state) when the key is
-    /// new or was forgotten.
-    mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> Int32
-    /// Runs `policy` on the state of `slot`.
-    mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>) -> Effects<P.Payload>
-    where P.State == State
-
-    /// For `--trace`: `policy.reopening` in the state of `slot`.
-    func reopening<P: Policy>(_ policy: P, _ slot: Int32) -> Instant? where P.State == State
-
-    /// Sets (or moves) the timer of `slot`.
-    mutating func setTimer(_ slot: Int32, due: Instant)
-    /// When the earliest timer is due.
-    var nextDue: Instant? { get }
-    /// Removes the earliest timer; returns its slot.
-    mutating func popEarliest() -> Int32
-    /// When the timer of `slot` is due, if it has one.
-    func due(of slot: Int32) -> Instant?
-
-    /// Forgets the state of `slot`, which went idle.
-    mutating func release(_ slot: Int32, counters: inout SchedulerStats)
+    /// The slot of `key`, with the initial state when the key is new, was
+    /// forgotten or was idle.
+    mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> KeySlot
+    /// The policy state of `slot`.
+    subscript(state slot: Int32) -> State { get set }
+    /// Each slot's one timer.
+    var timers: Timers { get set }
+    /// The key bytes of `slot` (empty unkeyed), valid until the table changes.
+    func key(of slot: Int32) -> UnsafeRawBufferPointer
+    /// Forgets the state of `slot`, which went idle. A key that leaves the
+    /// table to make room is told to `sink` first (`--count` keeps what it
+    /// owes).
+    mutating func release<Sink: LineSink & ~Copyable>(_ slot: Int32, counters: inout SchedulerStats,
+                                                      telling sink: inout Sink)
     /// Keys with state held.
     var heldKeys: Int { get }
-
-    /// `--count` (only called when counting): one more discard of the key of
-    /// `slot` since its last output line. It stays with the key while the
-    /// key is idle, and is remembered for a while once the key is forgotten.
-    mutating func owe(_ slot: Int32)
-    /// `--count`: the discards the key of `slot` owes, now handed out (0 again).
-    mutating func takeOwed(_ slot: Int32) -> Int64
-    /// `--count`: discards of keys forgotten with their count, never counted.
-    var uncountedDiscards: Int64 { get }
-    /// `--count`: the keys in the table and the keys whose counts are
-    /// remembered after them are more than ForgottenCounts keeps, so a count
-    /// may now have to be given up, and lapsed keys are forgotten on time
-    /// (see Scheduler, "Lapsed keys").
-    var countsPassTheirBound: Bool { get }
-    /// `--stats`: the distinct-key count when it is an estimate (past
-    /// DistinctKeys' limit), else nil (the counters' count is exact).
-    var distinctKeysEstimate: Int64? { get }
 }
 
 // MARK: - One key
 
 /// No `--key-field`: one state for every event.
-public struct OneKey<State>: KeySpace {
-    public static var isKeyed: Bool { false }
+package struct OneKey<State>: KeyStore {
+    package static var isKeyed: Bool { false }
 
     private var state: State
+    package var timers = OneTimer()
+
+    package init(initialState: State) { state = initialState }
+
+    @inline(__always)
+    package mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> KeySlot {
+        KeySlot(slot: 0, joined: false, hash: 0, keysInTable: 1)
+    }
+
+    @inline(__always)
+    package subscript(state slot: Int32) -> State {
+        get { state }
+        _modify { yield &state }
+    }
+
+    @inline(__always)
+    package func key(of slot: Int32) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+
+    /// The one state is never forgotten: an idle state is the initial one.
+    @inline(__always)
+    package mutating func release<Sink: LineSink & ~Copyable>(_ slot: Int32, counters: inout SchedulerStats,
+                                                              telling sink: inout Sink) {}
+
+    package var heldKeys: Int { 1 }
+}
+
+/// The one timer of the one state.
+package struct OneTimer: SlotTimers {
     private var due: Instant?
-    private var owed: Int64 = 0
 
-    public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
-        state = initialState
-    }
+    package init() {}
 
     @inline(__always)
-    public mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> Int32 { 0 }
+    package mutating func set(slot: Int32, due: Instant) { self.due = due }
 
     @inline(__always)
-    public mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>)
-        -> Effects<P.Payload> where P.State == State {
-        policy.reduce(into: &state, action)
-    }
-
-    public func reopening<P: Policy>(_ policy: P, _ slot: Int32) -> Instant? where P.State == State {
-        policy.reopening(in: state)
-    }
+    package var firstDue: Instant? { due }
 
     @inline(__always)
-    public mutating func setTimer(_ slot: Int32, due: Instant) { self.due = due }
-
-    @inline(__always)
-    public var nextDue: Instant? { due }
-
-    @inline(__always)
-    public mutating func popEarliest() -> Int32 {
+    package mutating func popFirst() -> Int32 {
         due = nil
         return 0
     }
 
     @inline(__always)
-    public func due(of slot: Int32) -> Instant? { due }
-
-    /// The one state is never forgotten: an idle state is the initial one.
-    @inline(__always)
-    public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {}
-
-    public var heldKeys: Int { 1 }
-
-    @inline(__always)
-    public mutating func owe(_ slot: Int32) { owed += 1 }
-
-    @inline(__always)
-    public mutating func takeOwed(_ slot: Int32) -> Int64 {
-        defer { owed = 0 }
-        return owed
-    }
-
-    public var uncountedDiscards: Int64 { 0 }
-
-    public var countsPassTheirBound: Bool { false }
-
-    public var distinctKeysEstimate: Int64? { nil }
+    package func due(of slot: Int32) -> Instant? { due }
 }
 
 // MARK: - Many keys
 
 /// `--key-field`: a state per key, idle keys forgotten.
-public struct ManyKeys<State>: KeySpace, ~Copyable {
-    public static var isKeyed: Bool { true }
+package struct ManyKeys<State>: KeyStore, ~Copyable {
+    package static var isKeyed: Bool { true }
 
     private let initialState: State
-    /// Each slot's state; `used` of them are initialised.
-    private var states: UnsafeMutablePointer<State>
-    private var allocated: Int
+    /// Each slot's state; `used` slots have ever been handed out.
+    private var states: SlotArray<State>
     private var used = 0
     private var keys = KeyTable()
-    private var timers = TimerQueue()
+    package var timers = TimerQueue()
     private var idle = IdleList()
     /// Slots no key owns, to be reused.
     private var freeSlots: [Int32] = []
-    /// Every key seen, for `--stats`' distinct-key count; only kept when
-    /// asked for, since it grows with the number of keys ever seen.
-    private var seenKeys: DistinctKeys?
-    /// `--count`'s per-slot counts (nil when not counting), kept out of
-    /// line so that a run without it carries one nil reference.
-    private var counting: SlotCounts?
-    /// `--count`: see `countsPassTheirBound`.
-    private var countsPastBound = false
 
-    public init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool) {
-        self.init(initialState: initialState, countDistinctKeys: countDistinctKeys, countDiscards: countDiscards,
-                  forgottenCapacity: ForgottenCounts.defaultCapacity)
-    }
-
-    /// `forgottenCapacity`: how many forgotten keys' counts are remembered
-    /// (tests make it small).
-    init(initialState: State, countDistinctKeys: Bool, countDiscards: Bool, forgottenCapacity: Int) {
+    package init(initialState: State) {
         self.initialState = initialState
-        allocated = 16
-        states = .allocate(capacity: allocated)
-        if countDistinctKeys { seenKeys = DistinctKeys() }
-        if countDiscards { counting = SlotCounts(capacity: allocated, forgottenCapacity: forgottenCapacity) }
-    }
-
-    deinit {
-        states.deinitialize(count: used)
-        states.deallocate()
+        states = SlotArray(empty: initialState)
     }
 
     @inline(__always)
-    public mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> Int32 {
+    package mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> KeySlot {
         let hash = hashBytes(key)
         if let slot = keys.find(key, hash: hash) {
             if idle.contains(slot) {
@@ -177,26 +131,20 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
                 states[Int(slot)] = initialState
                 Self.activate(&counters)
             }
-            return slot
+            return KeySlot(slot: slot, joined: false, hash: hash, keysInTable: 0)
         }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            states[Int(slot)] = initialState
         } else {
-            if used == allocated { grow() }
+            states.reserve(used)
             slot = Int32(used)
-            (states + used).initialize(to: initialState)
             used += 1
         }
-        // A freed slot owes nothing (its count left with its key); a key
-        // forgotten while it owed a count takes it back.
-        if counting != nil { restoreCount(of: slot, key, hash: hash) }
+        states[Int(slot)] = initialState
         keys.insert(key, hash: hash, slot: slot)
-        if counting != nil { countsPastBound = countsPassBound() }
         Self.activate(&counters)
-        if seenKeys != nil, seenKeys!.insert(key, hash: hash) { counters.distinctKeys += 1 }
-        return slot
+        return KeySlot(slot: slot, joined: true, hash: hash, keysInTable: keys.count)
     }
 
     @inline(__always)
@@ -206,123 +154,30 @@ public struct ManyKeys<State>: KeySpace, ~Copyable {
     }
 
     @inline(__always)
-    public mutating func reduce<P: Policy>(_ policy: P, _ slot: Int32, _ action: PolicyAction<P.Payload>)
-        -> Effects<P.Payload> where P.State == State {
-        policy.reduce(into: &states[Int(slot)], action)
-    }
-
-    public func reopening<P: Policy>(_ policy: P, _ slot: Int32) -> Instant? where P.State == State {
-        policy.reopening(in: states[Int(slot)])
+    package subscript(state slot: Int32) -> State {
+        get { states[Int(slot)] }
+        _modify { yield &states[Int(slot)] }
     }
 
     @inline(__always)
-    public mutating func setTimer(_ slot: Int32, due: Instant) { timers.set(slot: slot, due: due) }
-
-    @inline(__always)
-    public var nextDue: Instant? { timers.first?.due }
-
-    @inline(__always)
-    public mutating func popEarliest() -> Int32 { timers.popFirst().slot }
-
-    public func due(of slot: Int32) -> Instant? { timers.due(of: slot) }
+    package func key(of slot: Int32) -> UnsafeRawBufferPointer { keys.withKey(of: slot) { key, _ in key } }
 
     /// The key goes on the idle list; when that pushes the oldest idle key
     /// off it, that key leaves the table and its slot is free.
     @inline(__always)
-    public mutating func release(_ slot: Int32, counters: inout SchedulerStats) {
+    package mutating func release<Sink: LineSink & ~Copyable>(_ slot: Int32, counters: inout SchedulerStats,
+                                                              telling sink: inout Sink) {
         counters.activeKeys -= 1
         if let evicted = idle.push(slot) {
-            if counting != nil { forgetCount(of: evicted) }
+            if Sink.counts { keys.withKey(of: evicted) { key, hash in sink.keyLeft(slot: evicted, key: key, hash: hash) } }
             keys.remove(slot: evicted)
             freeSlots.append(evicted)
         }
     }
 
-    public var heldKeys: Int { keys.count - idle.count }
+    package var heldKeys: Int { keys.count - idle.count }
 
     /// Slots ever used, and keys in the table (for memory tests).
     var slotCount: Int { used }
     var tableCount: Int { keys.count }
-
-    // `--count` off the hot path: out of line, so that the per-line code
-    // inlined around them is the same with or without counting.
-
-    /// A key new to the table owes what it owed when it was forgotten.
-    @inline(never)
-    private func restoreCount(of slot: Int32, _ key: UnsafeRawBufferPointer, hash: UInt64) {
-        counting!.owed[Int(slot)] = counting!.forgotten.take(key, hash: hash)
-    }
-
-    /// The key of `slot` leaves the table: what it owes is remembered.
-    @inline(never)
-    private func forgetCount(of slot: Int32) {
-        let counting = counting!
-        guard counting.owed[Int(slot)] > 0 else { return }
-        counting.forgotten.remember(keyOf: slot, in: keys, owed: counting.owed[Int(slot)])
-        counting.owed[Int(slot)] = 0
-    }
-
-    @inline(__always)
-    public mutating func owe(_ slot: Int32) { counting.unsafelyUnwrapped.owed[Int(slot)] += 1 }
-
-    @inline(__always)
-    public mutating func takeOwed(_ slot: Int32) -> Int64 {
-        let owed = counting.unsafelyUnwrapped.owed
-        let count = owed[Int(slot)]
-        owed[Int(slot)] = 0
-        return count
-    }
-
-    public var uncountedDiscards: Int64 { counting?.forgotten.uncounted ?? 0 }
-
-    @inline(__always)
-    public var countsPassTheirBound: Bool { countsPastBound }
-
-    /// Whether the keys in the table and the forgotten keys with counts are
-    /// more than ForgottenCounts keeps. Their sum grows only when a key joins
-    /// the table, so it is worked out then: between two new keys it can only
-    /// have fallen, and a `true` that is no longer so only fires lapsed
-    /// timers on time.
-    @inline(never)
-    private func countsPassBound() -> Bool {
-        let forgotten = counting!.forgotten
-        return keys.count + forgotten.count > forgotten.capacity
-    }
-
-    public var distinctKeysEstimate: Int64? {
-        guard let seenKeys, seenKeys.isEstimated else { return nil }
-        return seenKeys.count
-    }
-
-    private mutating func grow() {
-        let newAllocated = allocated * 2
-        let bigger = UnsafeMutablePointer<State>.allocate(capacity: newAllocated)
-        bigger.moveInitialize(from: states, count: used)
-        states.deallocate()
-        states = bigger
-        counting?.grow(keeping: used, to: newAllocated)
-        allocated = newAllocated
-    }
-}
-
-/// `--count` with `--key-field`: each slot's discards since its key's last
-/// output line, and the counts of keys the table forgot while they owed one.
-final class SlotCounts {
-    private(set) var owed: UnsafeMutablePointer<Int64>
-    var forgotten: ForgottenCounts
-
-    init(capacity: Int, forgottenCapacity: Int) {
-        owed = .allocate(capacity: capacity)
-        forgotten = ForgottenCounts(capacity: forgottenCapacity)
-    }
-
-    deinit { owed.deallocate() }
-
-    /// Room for `allocated` slots, the first `used` kept.
-    func grow(keeping used: Int, to allocated: Int) {
-        let more = UnsafeMutablePointer<Int64>.allocate(capacity: allocated)
-        more.moveInitialize(from: owed, count: used)
-        owed.deallocate()
-        owed = more
-    }
 }

@@ -11,9 +11,17 @@
 //
 // It never reads a clock. Whoever drives it says what time it is.
 //
-// It is generic over its policy, its key space (`OneKey` or `ManyKeys`), its
-// sink and its observer, and specialised for each combination: there is one
-// copy of this code, and no branch on "keyed?" or "watched?" at run time.
+// Scheduler: this room holds the scheduler, the key store it keeps each key's
+// state and timer in (KeyStore.swift), and the bytes of the lines policies
+// hold (HeldLines.swift).
+//
+// It is generic over its policy, its key store (`OneKey` or `ManyKeys`) and
+// its sink (with or without the counting layer), and specialised for each
+// combination: no branch on "keyed?" or "counted?" at run time. What is
+// rare and costs a branch only where it acts is chosen at run time instead:
+// the observer (`--trace`, `--marbles`, `--stats`' keys) and the
+// `--dropped` file. Each is an optional, tested where it would act, so a
+// run without them pays a predictable branch, not a copy of this code.
 //
 // Ordering. SPEC orders output by emission time, then by input order of the
 // emitted events. Immediate emissions happen in input order by construction.
@@ -24,14 +32,15 @@
 // line's input line number, so `--trace` names lines without a mapping table.
 // Numbers only need to increase.
 
-public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
-                        Observer: SchedulerObserver>:
+package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable>:
     ~Copyable where P.Payload == EventNumber {
-    public let policy: P
-    /// The sink, reachable so the driver can flush it.
-    public var sink: Sink
-    /// What watches the run (`NoObserver` unless asked for).
-    public var observer: Observer
+    package let policy: P
+    /// The sink, reachable so a test can read what it received.
+    package var sink: Sink
+    /// What watches the run (`--trace`, `--marbles`, `--stats`), if anything.
+    private var observer: RunInsight?
+    /// `--dropped`'s file: every line discarded goes there.
+    private let dropped: FileWriter?
     private var keys: Keys
     private var held = HeldLines()
     private var counters = SchedulerStats()
@@ -43,36 +52,29 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
 
     /// - Parameters:
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
-    ///   - countDistinctKeys: keep what the distinct-key count needs.
-    ///   - observer: what watches the run (see `SchedulerObserver`).
-    public init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, countDistinctKeys: Bool = false) {
-        self.init(policy: policy,
-                  keys: Keys(initialState: policy.initialState, countDistinctKeys: countDistinctKeys,
-                             countDiscards: Sink.writesCounts),
-                  sink: sink, observer: observer)
-    }
-
-    /// With a key space built by the caller (tests give ManyKeys a small
-    /// ForgottenCounts).
-    init(policy: P, keys: consuming Keys, sink: consuming Sink, observer: Observer) {
+    ///   - observer: what watches the run, if anything.
+    ///   - dropped: `--dropped`'s file, if any.
+    package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: RunInsight? = nil,
+                 dropped: FileWriter? = nil) {
         self.policy = policy
         self.sink = sink
         self.observer = observer
-        self.keys = keys
+        self.dropped = dropped
+        self.keys = Keys(initialState: policy.initialState)
         if !Keys.isKeyed { counters.activeKeys = 1 }
     }
 
     /// The run is over: its sink, with everything written to it, handed back
     /// to its owner; the rest of the scheduler is freed.
-    public consuming func takeSink() -> Sink { sink }
+    package consuming func takeSink() -> Sink { sink }
 
     /// The counters for `--stats`. Unkeyed, the one shared state counts as
     /// one key once an event has come.
-    public var stats: SchedulerStats {
+    package var stats: SchedulerStats {
         guard !Keys.isKeyed else {
             var keyed = counters
-            keyed.uncountedDiscards = keys.uncountedDiscards
-            if let estimate = keys.distinctKeysEstimate {
+            keyed.uncountedDiscards = sink.uncountedDiscards
+            if let estimate = observer?.distinctKeysEstimate {
                 keyed.distinctKeys = estimate
                 keyed.distinctKeysEstimated = true
             }
@@ -86,28 +88,28 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
 
     /// When the next timer is due, if any (live mode sleeps until then).
     /// Timers that only forget need no waking for.
-    public var nextDeadline: Instant? { P.timersOnlyForget ? nil : keys.nextDue }
+    package var nextDeadline: Instant? { P.timersOnlyForget ? nil : keys.timers.firstDue }
 
     /// True while a timer is set, one that only forgets included.
-    public var hasTimers: Bool { keys.nextDue != nil }
+    package var hasTimers: Bool { keys.timers.firstDue != nil }
 
     /// Number of keys with state held (for memory checks and tests), lapsed
     /// ones not yet forgotten included (see "Lapsed keys").
-    public var heldKeys: Int { keys.heldKeys }
+    package var heldKeys: Int { keys.heldKeys }
 
     /// Events held back in all, waiting for a timer: what a run ended at
     /// once by a second signal does not write. A held line whose write is
     /// under way counts with the sink's unwritten lines instead.
-    public var heldEvents: Int { held.count - (writingHeld ? 1 : 0) }
+    package var heldEvents: Int { held.count - (writingHeld ? 1 : 0) }
 
     // MARK: - Driving
 
     /// Fires every timer due at or before `now`, earliest first; timers that
     /// only forget are left until their keys are wanted (see "Lapsed keys").
     @inline(__always)
-    public mutating func advance(to now: Instant) throws(OutputError) {
+    package mutating func advance(to now: Instant) throws(OutputError) {
         guard !P.timersOnlyForget else { return }
-        while let due = keys.nextDue, due <= now { try fireBatch(stampedAt: nil) }
+        while let due = keys.timers.firstDue, due <= now { try fireBatch(stampedAt: nil) }
     }
 
     /// Hands one event, numbered `number`, to its key's policy, after firing
@@ -116,39 +118,43 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// unchanged until it calls `keepBorrowedLines()`, and a line the policy
     /// holds is not copied (see HeldLines).
     @inline(__always)
-    public mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
+    package mutating func send(_ line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, at t: Instant,
                               number: EventNumber, borrowing: Bool = false) throws(OutputError) {
         try advance(to: t)
-        if P.timersOnlyForget && Keys.isKeyed && Sink.writesCounts && keys.countsPassTheirBound {
+        if P.timersOnlyForget && Keys.isKeyed && Sink.counts && sink.countsPassTheirBound {
             try fireLapsedTimers(upTo: t)
         }
         counters.eventsIn += 1
-        if Observer.isActive { observer.entered(number, line: line, key: key, at: t) }
+        if observer != nil { observer!.entered(number, key: key, at: t) }
         let peakBefore = counters.peakActiveKeys
-        let slot = keys.slot(for: key, counters: &counters)
+        let found = keys.slot(for: key, counters: &counters)
+        let slot = found.slot
+        if Keys.isKeyed && found.joined { keyJoined(found, key) }
         if P.timersOnlyForget && Keys.isKeyed && counters.peakActiveKeys != peakBefore {
             try forgetLapsedKeys(at: t, peakBefore: peakBefore)
         }
-        let effects = keys.reduce(policy, slot, .event(number, at: t))
+        let effects = policy.reduce(into: &keys[state: slot], .event(number, at: t))
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
-            if Observer.isActive { observer.emitted(number, line: line, at: t, atEnd: false) }
-            try write(line, at: t, slot: slot, number: number)
+            try write(Emission(line: line, time: t, number: number, key: key, slot: slot), atEnd: false)
         }
-        if let due = effects.schedule { keys.setTimer(slot, due: due) }
+        if let due = effects.schedule { keys.timers.set(slot: slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
             // The event replaced the one its key held (debounce, throttle-last:
             // policies that hold at most one).
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
-            if Observer.isActive { observer.replaced(discarded, by: number) }
-            if Sink.writesCounts || Sink.keepsDiscards { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            if observer != nil { observer!.replaced(discarded, by: number) }
+            if Sink.counts || dropped != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
             if effects.discarded != nil {
-                if Observer.isActive { observer.dropped(number, windowEnd: keys.reopening(policy, slot) ?? keys.due(of: slot)) }
-                if Sink.writesCounts || Sink.keepsDiscards { try account(discarding: line, at: t, slot: slot) }
+                if observer != nil {
+                    let reopening = policy.reopening(in: keys[state: slot]) ?? keys.timers.due(of: slot)
+                    observer!.dropped(number, windowEnd: reopening)
+                }
+                if Sink.counts || dropped != nil { try account(discarding: line, at: t, slot: slot) }
             }
             if effects.hold {
                 held.append(line, number: number, to: slot, borrowing: borrowing)
@@ -161,17 +167,17 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// Copies every borrowed line still held: the reader is about to reuse
     /// its buffer.
     @inline(__always)
-    public mutating func keepBorrowedLines() { held.keepBorrowed() }
+    package mutating func keepBorrowedLines() { held.keepBorrowed() }
 
     /// End of input in replay: the clock runs on until every timer has fired,
     /// so pending events come out at their due times, in order.
-    public mutating func finish() throws(OutputError) {
+    package mutating func finish() throws(OutputError) {
         try runOn(stampedAt: nil)
     }
 
     /// End of input in live mode: every pending event is emitted now, in the
     /// order the clock running on would have emitted them, each stamped `now`.
-    public mutating func finish(emittingAt now: Instant) throws(OutputError) {
+    package mutating func finish(emittingAt now: Instant) throws(OutputError) {
         try runOn(stampedAt: now)
     }
 
@@ -180,7 +186,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     private mutating func runOn(stampedAt stamp: Instant?) throws(OutputError) {
         finishing = true
         defer { finishing = false }
-        while keys.nextDue != nil { try fireBatch(stampedAt: stamp) }
+        while keys.timers.firstDue != nil { try fireBatch(stampedAt: stamp) }
     }
 
     // MARK: - Timers
@@ -191,10 +197,10 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     // `advance` (called for every line) too large to inline into `send`.
     @inline(never)
     private mutating func fireBatch(stampedAt stamp: Instant?) throws(OutputError) {
-        let due = keys.nextDue!
-        let first = keys.popEarliest()
+        let due = keys.timers.firstDue!
+        let first = keys.timers.popFirst()
         // Most often (always, unkeyed) one timer is due at that instant.
-        guard Keys.isKeyed, let next = keys.nextDue, next == due else {
+        guard Keys.isKeyed, let next = keys.timers.firstDue, next == due else {
             try fire(first, due: due, stampedAt: stamp)
             return
         }
@@ -203,7 +209,7 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
         defer { self.batch = batch }
         batch.removeAll(keepingCapacity: true)
         batch.append(first)
-        while let next = keys.nextDue, next == due { batch.append(keys.popEarliest()) }
+        while let next = keys.timers.firstDue, next == due { batch.append(keys.timers.popFirst()) }
         // Slots holding nothing emit nothing; their place does not matter.
         batch.sort { (held.first($0) ?? .max) < (held.first($1) ?? .max) }
         for slot in batch { try fire(slot, due: due, stampedAt: stamp) }
@@ -212,19 +218,17 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// Delivers a timer due at `due` to the policy of `slot`.
     @inline(__always)
     private mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
-        let effects = keys.reduce(policy, slot, .timerFired(at: due))
+        let effects = policy.reduce(into: &keys[state: slot], .timerFired(at: due))
         if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
-            let line = held.firstLine(slot)
-            let time = stamp ?? due
-            if Observer.isActive { observer.emitted(emitted, line: line, at: time, atEnd: finishing) }
             writingHeld = true
-            try write(line, at: time, slot: slot, number: emitted)
+            try write(Emission(line: held.firstLine(slot), time: stamp ?? due, number: emitted, key: keys.key(of: slot),
+                               slot: slot), atEnd: finishing)
             writingHeld = false
             held.dropFirst(slot)
         }
-        if let next = effects.schedule { keys.setTimer(slot, due: next) }
+        if let next = effects.schedule { keys.timers.set(slot: slot, due: next) }
         if effects.idle { release(slot) }
     }
 
@@ -263,39 +267,92 @@ public struct Scheduler<P: Policy, Keys: KeySpace<P.State> & ~Copyable, Sink: Li
     /// nothing: no batch to order).
     @inline(never)
     private mutating func fireLapsedTimers(upTo t: Instant) throws(OutputError) {
-        while let due = keys.nextDue, due <= t { try fire(keys.popEarliest(), due: due, stampedAt: nil) }
+        while let due = keys.timers.firstDue, due <= t { try fire(keys.timers.popFirst(), due: due, stampedAt: nil) }
     }
 
-    // MARK: - Accounting (`--count`, `--dropped`: see LineSink)
+    // MARK: - Output and accounting
 
-    /// Writes an emitted line of `slot`, with its count when the sink shows
-    /// counts (which hands out the key's owed discards).
+    /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
-    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, slot: Int32,
-                                number: EventNumber) throws(OutputError) {
-        if Sink.writesCounts {
-            try sink.emit(line, at: time, number: number, count: keys.takeOwed(slot) + 1)
-        } else {
-            try sink.emit(line, at: time, number: number)
-        }
+    private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+        if observer != nil { observer!.emitted(emission, atEnd: atEnd) }
+        try sink.emit(emission)
     }
 
     /// An event of `slot` is discarded at `time`: its key owes one more
-    /// (`--count`), and its bytes go to the sink (`--dropped`). Called only
-    /// when the sink does either.
+    /// (`--count`), and its bytes go to `--dropped`'s file. Called only
+    /// when the run does either.
     @inline(__always)
     private mutating func account(discarding line: UnsafeRawBufferPointer, at time: Instant,
                                   slot: Int32) throws(OutputError) {
-        if Sink.writesCounts { keys.owe(slot) }
-        if Sink.keepsDiscards { try sink.discard(line, at: time) }
+        if Sink.counts { sink.discarded(slot: slot) }
+        if let dropped { try dropped.write(line, at: time) }
     }
 
-    /// The key of `slot` went idle: its state is forgotten.
+    /// A key joined the table: the counting layer gives it back what it
+    /// owed when it was forgotten; the observer counts distinct keys.
+    @inline(never)
+    private mutating func keyJoined(_ found: KeySlot, _ key: UnsafeRawBufferPointer) {
+        if Sink.counts {
+            sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
+        }
+        if observer != nil, observer!.keyJoined(key, hash: found.hash) { counters.distinctKeys += 1 }
+    }
+
+    /// The key of `slot` went idle: its state is forgotten; a key that
+    /// leaves the table takes what it owes to the counting layer.
     @inline(__always)
     private mutating func release(_ slot: Int32) {
         precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
         held.release(slot)
-        keys.release(slot, counters: &counters)
+        keys.release(slot, counters: &counters, telling: &sink)
+    }
+
+    // MARK: - What the driver asks
+
+    /// A line that never reached the policy: an empty or a bad-time line
+    /// skipped (discarded now), or one `--on-bad-time pass` writes at once,
+    /// outside the policy; `key` is the key it would have had.
+    package mutating func bypass(_ line: UnsafeRawBufferPointer, number: EventNumber, _ why: Bypass, at time: Instant,
+                                 key: UnsafeRawBufferPointer) throws(OutputError) {
+        if observer != nil { observer!.bypassed(number, why, at: time) }
+        switch why {
+        case .empty, .badTimeSkipped:
+            try dropped?.write(line, at: time)
+        case .badTimePassed:
+            try sink.emit(Emission(line: line, time: time, number: number, key: key))
+        }
+    }
+
+    /// Writes out what the sink and the `--dropped` file buffer. Both are
+    /// written out whatever happens to the other (stdout's reader gone,
+    /// the file full); the file's error wins, as it is a failure.
+    package mutating func flush() throws(OutputError) {
+        var failure: OutputError?
+        do throws(OutputError) { try dropped?.flush() } catch { failure = error }
+        do throws(OutputError) { try sink.flush() } catch { if failure == nil { failure = error } }
+        if let failure { throw failure }
+    }
+
+    /// Writes out the `--dropped` file alone (stdout failed or went away).
+    package func flushDropped() throws(OutputError) { try dropped?.flush() }
+
+    /// Whether the run keeps discarded lines (`--dropped`).
+    package var keepsDropped: Bool { dropped != nil }
+
+    /// A good moment for the observer to write out what it gathered.
+    package mutating func flushInsight() { observer?.flush() }
+
+    /// `--stats`' keys with the most events in, so far.
+    package func topKeys() -> [KeyCount]? { observer?.topKeys() }
+
+    /// What the observer has for the report at the end of the run.
+    package mutating func reportInsight(into report: inout RunReport, columns: Int) {
+        guard observer != nil else { return }
+        observer!.flush()
+        report.topKeys = observer!.topKeys()
+        report.topKeysEstimated = observer!.topKeysEstimated
+        report.marbles = observer!.marbles?.render(width: columns)
     }
 }
 

@@ -16,8 +16,7 @@ struct IdleList: ~Copyable {
     static let capacity = 1024
 
     /// Per slot: the previous and next idle slot, or `notIdle`.
-    private var links: UnsafeMutablePointer<(previous: Int32, next: Int32)>
-    private var allocated: Int
+    private var links = SlotArray<(previous: Int32, next: Int32)>(empty: (IdleList.notIdle, -1))
     private var oldest: Int32 = -1
     private var newest: Int32 = -1
     private(set) var count = 0
@@ -25,17 +24,12 @@ struct IdleList: ~Copyable {
     /// The `previous` link of a slot that is not on the list.
     private static let notIdle: Int32 = -2
 
-    init() {
-        allocated = 16
-        links = .allocate(capacity: allocated)
-        links.initialize(repeating: (Self.notIdle, -1), count: allocated)
-    }
+    init() {}
 
-    deinit { links.deallocate() }
 
     @inline(__always)
     func contains(_ slot: Int32) -> Bool {
-        Int(slot) < allocated && links[Int(slot)].previous != Self.notIdle
+        Int(slot) < links.capacity && links[Int(slot)].previous != Self.notIdle
     }
 
     /// Puts `slot` on the list as its newest; returns the oldest idle slot
@@ -43,7 +37,7 @@ struct IdleList: ~Copyable {
     @inline(__always)
     mutating func push(_ slot: Int32) -> Int32? {
         let s = Int(slot)
-        if s >= allocated { grow(toInclude: s) }
+        links.reserve(s)
         links[s] = (newest, -1)
         if newest >= 0 { links[Int(newest)].next = slot } else { oldest = slot }
         // The list's head has no previous: -1, which is not `notIdle`.
@@ -64,9 +58,5 @@ struct IdleList: ~Copyable {
         if next >= 0 { links[Int(next)].previous = previous } else { newest = previous }
         links[s] = (Self.notIdle, -1)
         count -= 1
-    }
-
-    private mutating func grow(toInclude slot: Int) {
-        growRecords(&links, allocated: &allocated, toInclude: slot, empty: (Self.notIdle, -1))
     }
 }

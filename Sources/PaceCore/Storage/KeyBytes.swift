@@ -21,20 +21,14 @@ struct KeyBytes: ~Copyable {
     /// Where inline bytes start in a record (`first`, then `second`).
     private static let inlineOffset = MemoryLayout<Record>.offset(of: \Record.first)!
 
-    private var records: UnsafeMutablePointer<Record>
-    private var allocated: Int
+    private var records = SlotArray(empty: Record())
 
-    init() {
-        allocated = 16
-        records = .allocate(capacity: allocated)
-        records.initialize(repeating: Record(), count: allocated)
-    }
+    init() {}
 
     deinit {
-        for i in 0..<allocated where records[i].count > Self.inlineCapacity {
-            free(UnsafeMutableRawPointer(bitPattern: UInt(records[i].first)))
+        records.forEach { record in
+            if record.count > Self.inlineCapacity { free(UnsafeMutableRawPointer(bitPattern: UInt(record.first))) }
         }
-        records.deallocate()
     }
 
     @inline(__always)
@@ -43,7 +37,7 @@ struct KeyBytes: ~Copyable {
     /// True when `slot` holds exactly `key`.
     @inline(__always)
     func holds(_ key: UnsafeRawBufferPointer, in slot: Int32) -> Bool {
-        let record = records + Int(slot)
+        let record = records.pointer(to: Int(slot))
         let n = record.pointee.count
         guard n == key.count else { return false }
         if n == 0 { return true }
@@ -55,7 +49,7 @@ struct KeyBytes: ~Copyable {
     /// Runs `body` on the bytes and hash of the key of `slot`.
     @inline(__always)
     func withKey<R>(of slot: Int32, _ body: (UnsafeRawBufferPointer, UInt64) -> R) -> R {
-        let record = records + Int(slot)
+        let record = records.pointer(to: Int(slot))
         let n = record.pointee.count
         let stored = n > Self.inlineCapacity ? UnsafeRawPointer(bitPattern: UInt(record.pointee.first))!
                                              : UnsafeRawPointer(record) + Self.inlineOffset
@@ -65,8 +59,8 @@ struct KeyBytes: ~Copyable {
     /// Makes `key` the key of `slot`.
     mutating func store(_ key: UnsafeRawBufferPointer, hash: UInt64, in slot: Int32) {
         let s = Int(slot)
-        if s >= allocated { grow(toInclude: s) }
-        let record = records + s
+        records.reserve(s)
+        let record = records.pointer(to: s)
         clear(record)
         record.pointee.hash = hash
         record.pointee.count = key.count
@@ -81,16 +75,12 @@ struct KeyBytes: ~Copyable {
     }
 
     /// Forgets the key of `slot` (its buffer, if long, is freed).
-    mutating func remove(_ slot: Int32) { clear(records + Int(slot)) }
+    mutating func remove(_ slot: Int32) { clear(records.pointer(to: Int(slot))) }
 
     private func clear(_ record: UnsafeMutablePointer<Record>) {
         if record.pointee.count > Self.inlineCapacity {
             free(UnsafeMutableRawPointer(bitPattern: UInt(record.pointee.first)))
         }
         record.pointee = Record()
-    }
-
-    private mutating func grow(toInclude slot: Int) {
-        growRecords(&records, allocated: &allocated, toInclude: slot, empty: Record())
     }
 }

@@ -2,7 +2,7 @@
 // when pace starts). Proleptic Gregorian calendar, integer math only.
 
 /// The UTC calendar year containing `unixSeconds`.
-public func civilYear(unixSeconds: Int64) -> Int {
+package func civilYear(unixSeconds: Int64) -> Int {
     // Shift the epoch to 0000-03-01 so leap days fall at the end of a year
     // of the 400-year cycle, then count eras, years of era, and the month.
     let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400

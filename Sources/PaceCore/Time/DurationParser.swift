@@ -3,7 +3,7 @@
 // one nanosecond, and checked for overflow: `9999999999h` is an error, never a
 // trap or a silent wrap.
 
-public enum DurationUnit: CaseIterable, Sendable {
+package enum DurationUnit: CaseIterable, Sendable {
     case ns, us, ms, s, m, h
 
     var nanoseconds: Int64 {
@@ -19,7 +19,7 @@ public enum DurationUnit: CaseIterable, Sendable {
 }
 
 /// Why a duration did not parse.
-public enum DurationError: Error, Equatable, Sendable {
+package enum DurationError: Error, Equatable, Sendable {
     case empty
     case noNumber
     /// The number ends the text: no unit at all (`300`).
@@ -97,7 +97,7 @@ private func scanUnit(_ text: UnsafeRawBufferPointer, from i: Int) -> (DurationU
 }
 
 /// Parses a whole duration argument, as given to `--debounce` and friends.
-public func parseDuration(_ text: String) -> Result<Int64, DurationError> {
+package func parseDuration(_ text: String) -> Result<Int64, DurationError> {
     var copy = text
     return copy.withUTF8 { utf8 in
         let raw = UnsafeRawBufferPointer(utf8)

@@ -11,108 +11,108 @@
 /// A point on pace's clock, in nanoseconds since the clock's origin (the Unix
 /// epoch in replay of absolute timestamps, an arbitrary origin otherwise).
 @frozen
-public struct Instant: Comparable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+package struct Instant: Comparable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// Nanoseconds since the origin.
-    public var nanoseconds: Int64
+    package var nanoseconds: Int64
 
     @inlinable @inline(__always)
-    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    package init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// The instant `nanoseconds` after the origin.
     @inlinable @inline(__always)
-    public init<T: BinaryInteger>(_ nanoseconds: T) { self.nanoseconds = Int64(nanoseconds) }
+    package init<T: BinaryInteger>(_ nanoseconds: T) { self.nanoseconds = Int64(nanoseconds) }
 
     @inlinable @inline(__always)
-    public init(integerLiteral value: Int64) { nanoseconds = value }
+    package init(integerLiteral value: Int64) { nanoseconds = value }
 
-    public static let max = Instant(nanoseconds: .max)
-    public static let min = Instant(nanoseconds: .min)
+    package static let max = Instant(nanoseconds: .max)
+    package static let min = Instant(nanoseconds: .min)
 
     @inlinable @inline(__always)
-    public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
+    package static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 
     /// `self + duration`, pinned to `.max` / `.min` instead of trapping.
     /// Windows added to timestamps near the end of the representable range
     /// saturate: a deadline that far away simply never comes before input ends.
     @inlinable @inline(__always)
-    public func saturatingAdd(_ duration: Nanoseconds) -> Instant {
+    package func saturatingAdd(_ duration: Nanoseconds) -> Instant {
         Instant(nanoseconds: nanoseconds.saturatingAdd(duration.count))
     }
 
     /// The time from `origin` to `self`, pinned instead of trapping.
     @inlinable @inline(__always)
-    public func saturatingDistance(from origin: Instant) -> Nanoseconds {
+    package func saturatingDistance(from origin: Instant) -> Nanoseconds {
         let (difference, overflow) = nanoseconds.subtractingReportingOverflow(origin.nanoseconds)
         if _fastPath(!overflow) { return Nanoseconds(difference) }
         return origin.nanoseconds < 0 ? .max : Nanoseconds(Int64.min)
     }
 
     @inlinable @inline(__always)
-    public static func + (t: Instant, d: Nanoseconds) -> Instant { Instant(nanoseconds: t.nanoseconds + d.count) }
+    package static func + (t: Instant, d: Nanoseconds) -> Instant { Instant(nanoseconds: t.nanoseconds + d.count) }
 
     @inlinable @inline(__always)
-    public static func - (t: Instant, d: Nanoseconds) -> Instant { Instant(nanoseconds: t.nanoseconds - d.count) }
+    package static func - (t: Instant, d: Nanoseconds) -> Instant { Instant(nanoseconds: t.nanoseconds - d.count) }
 
     /// The time from `b` to `a`.
     @inlinable @inline(__always)
-    public static func - (a: Instant, b: Instant) -> Nanoseconds { Nanoseconds(a.nanoseconds - b.nanoseconds) }
+    package static func - (a: Instant, b: Instant) -> Nanoseconds { Nanoseconds(a.nanoseconds - b.nanoseconds) }
 
     @inlinable @inline(__always)
-    public static func += (t: inout Instant, d: Nanoseconds) { t = t + d }
+    package static func += (t: inout Instant, d: Nanoseconds) { t = t + d }
 
-    public var description: String { String(nanoseconds) }
+    package var description: String { String(nanoseconds) }
 }
 
 /// A length of time in nanoseconds. Always positive for windows.
 @frozen
-public struct Nanoseconds: Comparable, Hashable, Sendable, AdditiveArithmetic, ExpressibleByIntegerLiteral,
+package struct Nanoseconds: Comparable, Hashable, Sendable, AdditiveArithmetic, ExpressibleByIntegerLiteral,
     CustomStringConvertible {
-    public var count: Int64
+    package var count: Int64
 
     @inlinable @inline(__always)
-    public init(_ count: Int64) { self.count = count }
+    package init(_ count: Int64) { self.count = count }
 
     @inlinable @inline(__always)
-    public init<T: BinaryInteger>(_ count: T) { self.count = Int64(count) }
+    package init<T: BinaryInteger>(_ count: T) { self.count = Int64(count) }
 
     @inlinable @inline(__always)
-    public init(integerLiteral value: Int64) { count = value }
+    package init(integerLiteral value: Int64) { count = value }
 
-    public static let zero = Nanoseconds(0)
-    public static let max = Nanoseconds(Int64.max)
-
-    @inlinable @inline(__always)
-    public static func < (a: Nanoseconds, b: Nanoseconds) -> Bool { a.count < b.count }
+    package static let zero = Nanoseconds(0)
+    package static let max = Nanoseconds(Int64.max)
 
     @inlinable @inline(__always)
-    public static func + (a: Nanoseconds, b: Nanoseconds) -> Nanoseconds { Nanoseconds(a.count + b.count) }
+    package static func < (a: Nanoseconds, b: Nanoseconds) -> Bool { a.count < b.count }
 
     @inlinable @inline(__always)
-    public static func - (a: Nanoseconds, b: Nanoseconds) -> Nanoseconds { Nanoseconds(a.count - b.count) }
+    package static func + (a: Nanoseconds, b: Nanoseconds) -> Nanoseconds { Nanoseconds(a.count + b.count) }
 
     @inlinable @inline(__always)
-    public static func * (d: Nanoseconds, n: Int64) -> Nanoseconds { Nanoseconds(d.count * n) }
+    package static func - (a: Nanoseconds, b: Nanoseconds) -> Nanoseconds { Nanoseconds(a.count - b.count) }
 
     @inlinable @inline(__always)
-    public static func * (n: Int64, d: Nanoseconds) -> Nanoseconds { Nanoseconds(n * d.count) }
+    package static func * (d: Nanoseconds, n: Int64) -> Nanoseconds { Nanoseconds(d.count * n) }
+
+    @inlinable @inline(__always)
+    package static func * (n: Int64, d: Nanoseconds) -> Nanoseconds { Nanoseconds(n * d.count) }
 
     /// How many times `b` fits in `a`.
     @inlinable @inline(__always)
-    public static func / (a: Nanoseconds, b: Nanoseconds) -> Int64 { a.count / b.count }
+    package static func / (a: Nanoseconds, b: Nanoseconds) -> Int64 { a.count / b.count }
 
     @inlinable @inline(__always)
-    public static func / (d: Nanoseconds, n: Int64) -> Nanoseconds { Nanoseconds(d.count / n) }
+    package static func / (d: Nanoseconds, n: Int64) -> Nanoseconds { Nanoseconds(d.count / n) }
 
     @inlinable @inline(__always)
-    public static prefix func - (d: Nanoseconds) -> Nanoseconds { Nanoseconds(-d.count) }
+    package static prefix func - (d: Nanoseconds) -> Nanoseconds { Nanoseconds(-d.count) }
 
-    public var description: String { String(count) }
+    package var description: String { String(count) }
 }
 
 extension Int64 {
     /// `self + other`, pinned to `Int64.max` / `Int64.min` instead of trapping.
     @inlinable @inline(__always)
-    public func saturatingAdd(_ other: Int64) -> Int64 {
+    package func saturatingAdd(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         if _fastPath(!overflow) { return sum }
         return other > 0 ? .max : .min

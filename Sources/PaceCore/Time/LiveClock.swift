@@ -12,7 +12,7 @@
 // between checking a flag and blocking, closed).
 
 /// Why a wait ended.
-public enum LiveWake: Equatable, Sendable {
+package enum LiveWake: Equatable, Sendable {
     /// The input is readable: data, end of input, or an error that read(2)
     /// will report.
     case inputReady
@@ -29,7 +29,7 @@ public enum LiveWake: Equatable, Sendable {
 }
 
 /// The clock live mode runs on.
-public protocol LiveClock {
+package protocol LiveClock {
     /// The wall clock (CLOCK_REALTIME), nanoseconds since the Unix epoch. Read
     /// once, at start, to anchor the recorded timeline.
     mutating func wallClockNow() -> Instant
@@ -49,9 +49,9 @@ public protocol LiveClock {
 }
 
 extension LiveClock {
-    public mutating func stopWatchingInput() {}
+    package mutating func stopWatchingInput() {}
     /// A clock that cannot watch commands (the tests' scripted ones).
-    public mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
+    package mutating func wait(until deadline: Instant?, commandFD: Int32, commandDeadline: Instant?) -> LiveWake {
         preconditionFailure("\(Self.self) cannot watch --exec's commands")
     }
 }

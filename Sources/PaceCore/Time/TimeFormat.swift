@@ -1,7 +1,7 @@
 // The timestamp formats replay understands, and why a line's time is bad.
 
 /// A `--time-format` value.
-public enum TimeFormat: Equatable, Sendable {
+package enum TimeFormat: Equatable, Sendable {
     case auto
     case unix
     case unixMs
@@ -15,7 +15,7 @@ public enum TimeFormat: Equatable, Sendable {
     case pattern(TimePattern)
 
     /// The named formats, as typed on the command line.
-    public static let names: [(String, TimeFormat)] = [
+    package static let names: [(String, TimeFormat)] = [
         ("auto", .auto), ("unix", .unix), ("unix-ms", .unixMs), ("unix-us", .unixUs),
         ("unix-ns", .unixNs), ("iso8601", .iso8601),
         ("syslog", .syslog), ("clf", .clf), ("offset", .offset), ("record", .record),
@@ -24,7 +24,7 @@ public enum TimeFormat: Equatable, Sendable {
     /// The formats `auto` tries, in SPEC's order (`record` is never guessed).
     static let autoCandidates: [TimeFormat] = [.iso8601, .clf, .syslog, .unix, .unixMs, .unixUs, .unixNs, .offset]
 
-    public var name: String {
+    package var name: String {
         if case let .pattern(p) = self { return p.source }
         return Self.names.first { $0.1 == self }!.0
     }
@@ -32,7 +32,7 @@ public enum TimeFormat: Equatable, Sendable {
 
 /// Why a replay line has no usable time. `description` completes the message
 /// `pace: line N: <description>`.
-public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
+package enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line has fewer fields than `--time-field`.
     case missingField(Int)
     /// The line has no field named so (`--time-field NAME`).
@@ -48,7 +48,7 @@ public enum BadTime: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `record` prefix lacks its TAB.
     case recordWithoutTab
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .missingField(n): return "no time field \(n) (the line has fewer fields)"
         case let .missingName(name): return "no time field '\(name)' (no such JSON member or logfmt key)"
@@ -84,4 +84,4 @@ struct YearContext: Equatable {
 /// The first and last instant pace can represent, Int64 nanoseconds since
 /// 1970 (Int64.min and Int64.max), for messages: the bounds are exact, as
 /// the parsers accept exactly these.
-public let representableTimes = "1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z"
+package let representableTimes = "1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z"

@@ -9,17 +9,17 @@
 // matching on it cost more than parsing a unix timestamp.
 
 /// The time of one replay line.
-public enum TimeReading: Equatable {
+package enum TimeReading: Equatable {
     /// The line's time; `contentStart` is where the line's own bytes begin
     /// (past the prefix for `--time-format record`, else 0).
     case time(Instant, contentStart: Int)
     case bad(BadTime)
 }
 
-public struct TimestampReader {
-    public let format: TimeFormat
+package struct TimestampReader {
+    package let format: TimeFormat
     /// The format `auto` settled on, once a line fitted one.
-    public private(set) var detected: TimeFormat?
+    package private(set) var detected: TimeFormat?
     /// Where each line's timestamp is (`--time-field`, `--delimiter`).
     private let field: TimeFieldText
     /// The text found is a whole value, which a named format must fit.
@@ -49,12 +49,12 @@ public struct TimestampReader {
         }
     }
 
-    public init(format: TimeFormat, timeField: Int = 1, defaultYear: Int) {
+    package init(format: TimeFormat, timeField: Int = 1, defaultYear: Int) {
         self.init(format: format, field: .number(timeField), delimiter: nil, defaultYear: defaultYear)
     }
 
     /// `field` and `delimiter` as `--time-field` and `--delimiter` give them.
-    public init(format: TimeFormat, field: TimeField, delimiter: UInt8?, defaultYear: Int) {
+    package init(format: TimeFormat, field: TimeField, delimiter: UInt8?, defaultYear: Int) {
         self.format = format
         self.field = TimeFieldText(field, delimiter: delimiter)
         whole = self.field.isWholeValue
@@ -65,7 +65,7 @@ public struct TimestampReader {
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
     @inline(__always)
-    public mutating func read(_ line: UnsafeRawBufferPointer) -> TimeReading {
+    package mutating func read(_ line: UnsafeRawBufferPointer) -> TimeReading {
         if let named { return read(line, named) }
         return readAnyFormat(line)
     }

@@ -8,19 +8,19 @@
 //   window is tested in microseconds; it drives the very same Scheduler calls.
 
 /// Replay's clock: the latest timestamp seen so far.
-public struct VirtualClock: Sendable {
+package struct VirtualClock: Sendable {
     /// The current virtual time: the latest time seen, 0 before any.
-    public private(set) var now: Instant = 0
+    package private(set) var now: Instant = 0
     private var started = false
     /// Lines whose timestamp was earlier than `now` and was treated as `now`.
-    public private(set) var clamped: Int64 = 0
+    package private(set) var clamped: Int64 = 0
 
-    public init() {}
+    package init() {}
 
     /// Moves to a line's timestamp and returns the time the event gets: the
     /// timestamp, or `now` if it is earlier (the clock never runs backwards).
     @inline(__always)
-    public mutating func observe(_ t: Instant) -> Instant {
+    package mutating func observe(_ t: Instant) -> Instant {
         if !started {
             started = true
             now = t

@@ -37,24 +37,20 @@ struct RateArgumentTests {
     ] as [([String], Int64, Int64)])
     func rates(arguments: [String], count: Int64, period: Int64) throws {
         let configuration = try validated(arguments).get()
-        #expect(configuration.rateCount == count)
-        #expect(configuration.window == Nanoseconds(period))
-        #expect(configuration.burst == nil)
+        let bucket = CellRate(count: count, per: Nanoseconds(period), burst: arguments[0].hasPrefix("--limit") ? count : 1)
+        #expect(configuration.policy == (arguments[0].hasPrefix("--limit") ? .limit(bucket) : .rate(bucket)))
     }
 
     @Test("the burst defaults to N for --limit and 1 for --rate")
     func burstDefaults() throws {
         let limit = try validated(["--limit", "10/s"]).get()
-        #expect(limit.policy == .limit)
-        #expect(limit.cellRate == CellRate(count: 10, per: 1_000_000_000, burst: 10))
+        #expect(limit.policy == .limit(CellRate(count: 10, per: 1_000_000_000, burst: 10)))
         let rate = try validated(["--rate", "10/s"]).get()
-        #expect(rate.policy == .rate)
-        #expect(rate.cellRate == CellRate(count: 10, per: 1_000_000_000, burst: 1))
+        #expect(rate.policy == .rate(CellRate(count: 10, per: 1_000_000_000, burst: 1)))
         let given = try validated(["--rate", "10/s", "--burst", "30", "--key-field", "2"]).get()
-        #expect(given.burst == 30)
-        #expect(given.cellRate == CellRate(count: 10, per: 1_000_000_000, burst: 30))
-        #expect(try validated(["--limit", "10/s", "--burst=9223372036854775807"]).get().burst == .max)
-        #expect(try validated(["--debounce", "1s"]).get().cellRate == nil)
+        #expect(given.policy == .rate(CellRate(count: 10, per: 1_000_000_000, burst: 30)))
+        #expect(try validated(["--limit", "10/s", "--burst=9223372036854775807"]).get().policy
+                == .limit(CellRate(count: 10, per: 1_000_000_000, burst: .max)))
     }
 
     @Test("every bad N/D or --burst is a usage error", arguments: [

@@ -111,8 +111,7 @@ extension Fields {
                 #expect(hashBytes(slice) == hashBytes(UnsafeRawBufferPointer(start: nil, count: 0)))
             }
             var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: 10),
-                                      keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self, sink: RecordingSink(),
-                                      observer: NoObserver())
+                                      keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self, sink: RecordingSink())
             for (n, text) in [#"{"host":""}"#, #"{"other":1}"#].enumerated() {
                 var text = text
                 text.withUTF8 { bytes in
@@ -122,7 +121,7 @@ extension Fields {
                 }
             }
             try! scheduler.finish()
-            #expect(scheduler.sink.emissions == [Emission(time: 0, #"{"host":""}"#)])
+            #expect(scheduler.sink.emissions == [Emitted(time: 0, #"{"host":""}"#)])
     }
     }
 

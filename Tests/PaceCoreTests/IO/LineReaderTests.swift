@@ -26,7 +26,7 @@ private func nextLine(_ reader: inout LineReader) -> [UInt8]? {
         switch reader.fill() {
         case .data: continue
         case .endOfInput: return reader.nextBuffered().map { Array($0) }
-        case .interrupted, .failed: Issue.record("read failed"); return nil
+        case .interrupted, .wouldBlock, .failed: Issue.record("read failed"); return nil
         }
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 @testable import PaceCore
 
-@Suite("Emission times")
+@Suite("Emitted times")
 struct OutputFormatTests {
     @Test("seconds with 6 decimals, floored from nanoseconds", arguments: [
         (0, "0.000000"), (560_000_000, "0.560000"), (999, "0.000000"), (1_000, "0.000001"),

@@ -39,7 +39,7 @@ struct LiveLoopTests {
             (ms(0), .input("a\n")),
             (ms(1000), .endOfInput),
         ])
-        #expect(run.emissions == [Emission(time: liveInstant(0) + ms(100), "a")])
+        #expect(run.emissions == [Emitted(time: liveInstant(0) + ms(100), "a")])
         #expect(run.report.end == .endOfInput)
         // Idle with no timer: a wait without deadline. Then one wake-up for
         // the timer, then no deadline again: no polling, no spinning.
@@ -52,7 +52,7 @@ struct LiveLoopTests {
             (ms(0), .input("a\n")),
             (ms(1000), .endOfInput),
         ], lateness: ms(3))
-        #expect(run.emissions == [Emission(time: liveInstant(0) + ms(100), "a")])
+        #expect(run.emissions == [Emitted(time: liveInstant(0) + ms(100), "a")])
     }
 
     @Test("a throttle-last window's end fires during a steady stream")
@@ -64,11 +64,11 @@ struct LiveLoopTests {
         let run = runScripted(["--throttle-last", "100ms"], steps, lateness: ms(2))
         let start = liveInstant(0)
         #expect(run.emissions == [
-            Emission(time: start, "e0"),
-            Emission(time: start + ms(100), "e3"),
-            Emission(time: start + ms(200), "e6"),
-            Emission(time: start + ms(300), "e9"),
-            Emission(time: start + ms(400), "e10"),
+            Emitted(time: start, "e0"),
+            Emitted(time: start + ms(100), "e3"),
+            Emitted(time: start + ms(200), "e6"),
+            Emitted(time: start + ms(300), "e9"),
+            Emitted(time: start + ms(400), "e10"),
         ])
         #expect(run.report.end == .endOfInput)
     }
@@ -84,8 +84,8 @@ struct LiveLoopTests {
             (ms(400), .endOfInput),
         ], lateness: ms(100))
         #expect(run.emissions == [
-            Emission(time: liveInstant(0) + ms(100), "a"),
-            Emission(time: liveInstant(ms(400)), "b"),
+            Emitted(time: liveInstant(0) + ms(100), "a"),
+            Emitted(time: liveInstant(ms(400)), "b"),
         ])
         #expect(run.waits == [nil, wake(at: liveInstant(0) + ms(100)), nil])
     }
@@ -100,9 +100,9 @@ struct LiveLoopTests {
         // emission); each is cut at its start + 150 ms; the last event (380
         // ms) is released 50 ms after it.
         #expect(run.emissions == [
-            Emission(time: start + ms(150), "e7"),
-            Emission(time: start + ms(310), "e15"),
-            Emission(time: start + ms(430), "e19"),
+            Emitted(time: start + ms(150), "e7"),
+            Emitted(time: start + ms(310), "e15"),
+            Emitted(time: start + ms(430), "e19"),
         ])
     }
 
@@ -118,9 +118,9 @@ struct LiveLoopTests {
         let end = liveInstant(ms(250))
         // Due at 1.05 s (k2), 1.1 s (k1); k3's line arrives at the end.
         #expect(run.emissions == [
-            Emission(time: end, "k2 b"),
-            Emission(time: end, "k1 c"),
-            Emission(time: end, "k3 d"),
+            Emitted(time: end, "k2 b"),
+            Emitted(time: end, "k1 c"),
+            Emitted(time: end, "k3 d"),
         ])
         #expect(run.report.end == .endOfInput)
         #expect(run.report.scheduler.eventsIn == 4)
@@ -133,7 +133,7 @@ struct LiveLoopTests {
             (ms(0), .input("a\n")),
             (ms(200), .signal(signal)),
         ])
-        #expect(run.emissions == [Emission(time: liveInstant(ms(200)), "a")])
+        #expect(run.emissions == [Emitted(time: liveInstant(ms(200)), "a")])
         #expect(run.report.end == .signal(signal))
     }
 
@@ -146,8 +146,8 @@ struct LiveLoopTests {
             (ms(120), .signal(SIGINT)),
         ], lateness: ms(30))
         #expect(run.emissions == [
-            Emission(time: liveInstant(0) + ms(100), "x a"),
-            Emission(time: liveInstant(ms(120)), "y b"),
+            Emitted(time: liveInstant(0) + ms(100), "x a"),
+            Emitted(time: liveInstant(ms(120)), "y b"),
         ])
     }
 
@@ -183,8 +183,8 @@ struct LiveLoopTests {
             (ms(10), .endOfInput),
         ])
         let start = liveInstant(0)
-        #expect(run.emissions == [Emission(time: start, "a"), Emission(time: start + ms(50), "b"),
-                                  Emission(time: start + ms(100), "c")])
+        #expect(run.emissions == [Emitted(time: start, "a"), Emitted(time: start + ms(50), "b"),
+                                  Emitted(time: start + ms(100), "c")])
         #expect(run.report.end == .endOfInput)
         #expect(run.report.scheduler.peakBacklog == 2)
         // Idle, then b's due time (input ends first), then b's and c's: one
@@ -202,8 +202,8 @@ struct LiveLoopTests {
         let start = liveInstant(0)
         // b was due at 50 ms; c and d (due at 100 and 150 ms) go out when the
         // signal comes, stamped with that time, in their order.
-        #expect(run.emissions == [Emission(time: start, "a"), Emission(time: start + ms(50), "b"),
-                                  Emission(time: liveInstant(ms(60)), "c"), Emission(time: liveInstant(ms(60)), "d")])
+        #expect(run.emissions == [Emitted(time: start, "a"), Emitted(time: start + ms(50), "b"),
+                                  Emitted(time: liveInstant(ms(60)), "c"), Emitted(time: liveInstant(ms(60)), "d")])
         #expect(run.report.end == .signal(signal))
     }
 
@@ -215,7 +215,7 @@ struct LiveLoopTests {
             (ms(60), .outputClosed),
         ])
         let start = liveInstant(0)
-        #expect(run.emissions == [Emission(time: start, "a"), Emission(time: start + ms(50), "b")])
+        #expect(run.emissions == [Emitted(time: start, "a"), Emitted(time: start + ms(50), "b")])
         #expect(run.report.end == .brokenPipe)
     }
 
@@ -225,7 +225,7 @@ struct LiveLoopTests {
             (ms(0), .input("a\nb\n")),
             (ms(10), .endOfInput),
         ])
-        #expect(run.emissions == [Emission(time: liveInstant(0), "a")])
+        #expect(run.emissions == [Emitted(time: liveInstant(0), "a")])
         #expect(run.report.end == .endOfInput)
         // The full bucket's timer (1 s) only forgets the key: it is never
         // waited for, before or after end of input.
@@ -282,8 +282,8 @@ struct LiveLoopTests {
             (ms(2000), .endOfInput),
         ], lateness: ms(1), wallAtStart: second, recording: true)
         #expect(run.emissions == [
-            Emission(time: second + ms(300), "a"),
-            Emission(time: second + ms(600), "b"),
+            Emitted(time: second + ms(300), "a"),
+            Emitted(time: second + ms(600), "b"),
         ])
         #expect(run.record == "1795953600.000000\ta\n1795953600.300000\tb\n")
     }

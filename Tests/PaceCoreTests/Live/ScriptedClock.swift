@@ -143,7 +143,7 @@ extension ScriptedClock {
 /// The result of a scripted live run.
 struct LiveRun {
     var report: RunReport
-    var emissions: [Emission]
+    var emissions: [Emitted]
     var waits: [Nanoseconds?]
     /// What `--record` wrote, when asked for.
     var record: String?

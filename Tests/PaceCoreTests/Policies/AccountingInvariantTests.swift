@@ -128,7 +128,7 @@ private struct AccountingCase: CustomStringConvertible {
 
 /// What a run wrote.
 private struct AccountedRun {
-    var emissions: [Emission]
+    var emissions: [Emitted]
     /// `--dropped`'s lines: discard time (us) and line.
     var dropped: [(time: Instant, line: String)]
     /// Each line number's fate as `--trace` words it.

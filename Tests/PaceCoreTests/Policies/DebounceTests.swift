@@ -77,7 +77,7 @@ import Testing
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))
-        #expect(run.emissions == [Emission(time: tick(2), "b")])
+        #expect(run.emissions == [Emitted(time: tick(2), "b")])
         #expect(run.isQuiet)
     }
 
@@ -85,7 +85,7 @@ import Testing
         var run = SchedulerRun(debounce)
         run.send("a", at: 0)
         run.finishLive(at: tick(3))
-        #expect(run.emissions == [Emission(time: tick(3), "a")])
+        #expect(run.emissions == [Emitted(time: tick(3), "a")])
     }
 
     // MARK: - Max-wait
@@ -156,17 +156,17 @@ import Testing
         clock.send("y1", key: "y")
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(3))
-        #expect(clock.takeEmissions() == [Emission(time: tick(3), "x1")])
+        #expect(clock.takeEmissions() == [Emitted(time: tick(3), "x1")])
         #expect(clock.heldKeys == 1)
         clock.advance(to: tick(4))
-        #expect(clock.takeEmissions() == [Emission(time: tick(4), "y1")])
+        #expect(clock.takeEmissions() == [Emitted(time: tick(4), "y1")])
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
         // A forgotten key starts afresh.
         clock.send("x2", key: "x")
         #expect(clock.heldKeys == 1)
         clock.finish()
-        #expect(clock.takeEmissions() == [Emission(time: tick(7), "x2")])
+        #expect(clock.takeEmissions() == [Emitted(time: tick(7), "x2")])
         #expect(clock.heldKeys == 0)
     }
 
@@ -181,7 +181,7 @@ import Testing
         }
         #expect(clock.emissions.isEmpty)
         clock.finish()
-        #expect(clock.emissions == [Emission(time: 0 + 560 * ms, "swift")])
+        #expect(clock.emissions == [Emitted(time: 0 + 560 * ms, "swift")])
     }
 
     // MARK: - The reducer, value by value

@@ -7,8 +7,8 @@ import PaceCore
 import PaceTesting
 import Testing
 
-private func run(_ policy: ReferencePolicy, keyed: Bool, _ events: [ReferenceEvent]) -> [Emission] {
-    func go<P: Policy>(_ policy: P) -> [Emission] where P.Payload == EventNumber {
+private func run(_ policy: ReferencePolicy, keyed: Bool, _ events: [ReferenceEvent]) -> [Emitted] {
+    func go<P: Policy>(_ policy: P) -> [Emitted] where P.Payload == EventNumber {
         var run = SchedulerRun(policy, keyed: keyed)
         for event in events { run.send(event.line, key: event.key, at: event.time) }
         run.finishReplay()
@@ -27,7 +27,7 @@ private func run(_ policy: ReferencePolicy, keyed: Bool, _ events: [ReferenceEve
 
 /// The input index of the event an emission is (each line names its event:
 /// e0, e1x, ...).
-private func eventIndex(_ emission: Emission) -> Int {
+private func eventIndex(_ emission: Emitted) -> Int {
     let text = String(decoding: emission.line, as: UTF8.self).dropFirst()
     return Int(text.prefix { $0.isNumber })!
 }
@@ -47,7 +47,7 @@ private func violations(_ c: RandomCase) -> [String] {
     let keyOf: (Int) -> String = { c.keyed ? c.events[$0].key : "" }
     let index: [Int] = emissions.map(eventIndex)
 
-    // Emission order: non-decreasing time; no event emitted twice; none
+    // Emitted order: non-decreasing time; no event emitted twice; none
     // emitted before it arrived; per key, a subsequence of the input.
     for i in emissions.indices.dropFirst() where emissions[i].time < emissions[i - 1].time {
         found.append("emission \(i) goes back in time")
@@ -123,7 +123,7 @@ private func violations(_ c: RandomCase) -> [String] {
     // key's emissions, and the output is theirs merged by emission time,
     // then input order. Unkeyed, the keys the events carry change nothing.
     if c.keyed {
-        var merged: [(emission: Emission, index: Int)] = []
+        var merged: [(emission: Emitted, index: Int)] = []
         for key in keys {
             let alone = run(c.policy, keyed: false, c.events.filter { $0.key == key })
             merged += alone.map { ($0, eventIndex($0)) }

@@ -74,7 +74,7 @@ import Testing
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))
-        #expect(run.emissions == [Emission(time: 0, "a")])
+        #expect(run.emissions == [Emitted(time: 0, "a")])
         #expect(run.isQuiet)
     }
 
@@ -110,14 +110,14 @@ import Testing
         clock.send("y1", key: "y")
         clock.advance(to: tick(2))
         clock.send("x2", key: "x")  // dropped, but keeps x's burst on until 5
-        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1")])
+        #expect(clock.takeEmissions() == [Emitted(time: 0, "x1"), Emitted(time: tick(1), "y1")])
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(4))
         #expect(clock.heldKeys == 2)  // y's burst ended at 4: lapsed
         clock.send("z1", key: "z")    // three would pass the peak: y goes
         #expect(clock.heldKeys == 2)
         #expect(clock.stats.peakActiveKeys == 2)
-        #expect(clock.takeEmissions() == [Emission(time: tick(4), "z1")])
+        #expect(clock.takeEmissions() == [Emitted(time: tick(4), "z1")])
         clock.advance(to: tick(5))
         clock.finish()
         #expect(clock.heldKeys == 0)

@@ -90,7 +90,7 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         run.send("b", at: 0)
         run.send("c", at: tick(1))
         run.finishLive(at: tick(2))
-        #expect(run.emissions == [Emission(time: 0, "a"), Emission(time: 0, "b")])
+        #expect(run.emissions == [Emitted(time: 0, "a"), Emitted(time: 0, "b")])
         #expect(run.isQuiet)
     }
 
@@ -131,9 +131,9 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         clock.finish()
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
-        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "x2"), Emission(time: tick(1), "y1"),
-                                    Emission(time: tick(3) - 1, "z1"), Emission(time: tick(4), "w1"),
-                                    Emission(time: tick(4), "x3")])
+        #expect(clock.emissions == [Emitted(time: 0, "x1"), Emitted(time: tick(1), "x2"), Emitted(time: tick(1), "y1"),
+                                    Emitted(time: tick(3) - 1, "z1"), Emitted(time: tick(4), "w1"),
+                                    Emitted(time: tick(4), "x3")])
     }
 
     // MARK: - The reducer, value by value

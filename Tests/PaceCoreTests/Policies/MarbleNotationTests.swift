@@ -63,7 +63,7 @@ import Testing
 
     @Test func tickLengthIsTheTestsChoice() {
         let clock = expectMarbles(Debounce(window: 2_000), tick: 1_000, input: "a|", output: "--a")
-        #expect(clock.emissions == [Emission(time: 2_000, "a")])
+        #expect(clock.emissions == [Emitted(time: 2_000, "a")])
     }
 
     // MARK: - --marbles' counts
@@ -80,7 +80,7 @@ import Testing
 
     @Test func aCountInAnOutputRowIsThatManyEmissions() {
         let clock = expectMarbles(ThrottleFirst(window: 3.ticks), keys: .caseFolded, input: "-3|", output: "-3")
-        #expect(clock.emissions == [Emission(time: tick(1), "a"), Emission(time: tick(1), "b"), Emission(time: tick(1), "c")])
+        #expect(clock.emissions == [Emitted(time: tick(1), "a"), Emitted(time: tick(1), "b"), Emitted(time: tick(1), "c")])
         withKnownIssue {
             expectMarbles(ThrottleFirst(window: 3.ticks), keys: .caseFolded, input: "-3|", output: "-2")
         }
@@ -101,7 +101,7 @@ import Testing
               a-z: a key's events in order (o after the 26th); in out, the ones emitted
               2-9: that many in one column, *: 10 or more; -: none
             """)
-        #expect(clock.emissions == [Emission(time: 0, "x a"), Emission(time: tick(1), "y z a"), Emission(time: tick(5), "x c")])
+        #expect(clock.emissions == [Emitted(time: 0, "x a"), Emitted(time: tick(1), "y z a"), Emitted(time: tick(5), "x c")])
     }
 
     @Test func aDrawingWithoutKeysIsUnkeyed() {
@@ -109,7 +109,7 @@ import Testing
               in  a-b-c
               out -------c
             """)
-        #expect(clock.emissions == [Emission(time: tick(7), "c")])
+        #expect(clock.emissions == [Emitted(time: tick(7), "c")])
     }
 
     @Test func anEmptyOutRowExpectsNothing() {

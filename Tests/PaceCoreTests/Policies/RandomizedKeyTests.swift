@@ -213,11 +213,11 @@ private func logfmtValue(_ text: String, _ name: String) -> String {
 
 // MARK: - Production
 
-private func productionEmissions<P: Policy>(_ policy: P, _ c: KeyCase) -> ([Emission], [String])
+private func productionEmissions<P: Policy>(_ policy: P, _ c: KeyCase) -> ([Emitted], [String])
 where P.Payload == EventNumber {
     guard case let .success(selector) = FieldSelector.parse(c.fields) else { preconditionFailure(c.fields) }
     let extractor = KeyExtractor(selector, delimiter: c.shape == .comma ? UInt8(ascii: ",") : nil)
-    var scheduler = Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: RecordingSink(), observer: NoObserver())
+    var scheduler = Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: RecordingSink())
     var shown: [String] = []
     for (i, event) in c.events.enumerated() {
         var line = event.line
@@ -232,7 +232,7 @@ where P.Payload == EventNumber {
     return (scheduler.sink.emissions, shown)
 }
 
-private func production(_ c: KeyCase) -> ([Emission], [String]) {
+private func production(_ c: KeyCase) -> ([Emitted], [String]) {
     switch c.policy {
     case let .debounce(d, m): return productionEmissions(Debounce(window: d, maxWait: m), c)
     case let .leading(d): return productionEmissions(Leading(window: d), c)
@@ -259,7 +259,7 @@ private func production(_ c: KeyCase) -> ([Emission], [String]) {
                 failures += 1
                 if failures <= 3 {
                     let at = (0..<min(expected.count, actual.count)).first { expected[$0] != actual[$0] } ?? min(expected.count, actual.count)
-                    func show(_ e: [Emission]) -> String {
+                    func show(_ e: [Emitted]) -> String {
                         at < e.count ? "\(e[at].time) \(String(decoding: e[at].line, as: UTF8.self).debugDescription)" : "none"
                     }
                     Issue.record("""

@@ -37,7 +37,7 @@ struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
     /// live loop would have fired it, the rest is emitted at once.
     mutating func finishLive(at time: Instant) { clock.finishLive(at: time) }
 
-    var emissions: [Emission] { clock.emissions }
+    var emissions: [Emitted] { clock.emissions }
     var isQuiet: Bool { clock.isQuiet }
     var heldKeys: Int { clock.heldKeys }
     var stats: SchedulerStats { clock.stats }
@@ -130,8 +130,8 @@ struct RandomCase: CustomStringConvertible {
 
 /// What the production code did with a stream.
 struct ProductionRun {
-    var replay: [Emission]
-    var live: [Emission]
+    var replay: [Emitted]
+    var live: [Emitted]
     /// heldKeys after the last event of each instant, with that instant.
     var heldKeys: [(Instant, Int)]
     var heldKeysAtEnd: Int
@@ -184,7 +184,7 @@ private func runProduction(_ c: RandomCase, events: [ReferenceEvent]) -> Product
 private func firstMismatch(_ c: RandomCase, events: [ReferenceEvent]) -> String? {
     let actual = runProduction(c, events: events)
     let (model, busy) = ReferenceModel.run(events, policy: c.policy, keyed: c.keyed)
-    let expected = model.map { Emission(time: $0.time, events[$0.event].line) }
+    let expected = model.map { Emitted(time: $0.time, events[$0.event].line) }
 
     if actual.replay != expected {
         return "replay emissions differ\n  expected: \(expected)\n    actual: \(actual.replay)"
@@ -233,7 +233,7 @@ private func firstMismatch(_ c: RandomCase, events: [ReferenceEvent]) -> String?
     // to two readings, so only streams with at most one such line are checked.
     let late = expected.filter { $0.time > c.liveEnd }.count
     if late <= 1 {
-        let expectedLive = expected.map { Emission(time: min($0.time, c.liveEnd), line: $0.line) }
+        let expectedLive = expected.map { Emitted(time: min($0.time, c.liveEnd), line: $0.line) }
         if actual.live != expectedLive {
             return "live-end emissions differ (input ends at \(c.liveEnd))\n  expected: \(expectedLive)\n    actual: \(actual.live)"
         }

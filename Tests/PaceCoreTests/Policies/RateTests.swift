@@ -113,16 +113,16 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         clock.advance(to: tick(1))
         clock.send("b")
         clock.send("c")
-        #expect(clock.takeEmissions() == [Emission(time: 0, "a")])
+        #expect(clock.takeEmissions() == [Emitted(time: 0, "a")])
         #expect(clock.nextDeadline == tick(3))
         #expect(clock.stats.peakBacklog == 2)
         clock.advance(to: tick(3) - 1)
         #expect(clock.takeEmissions().isEmpty)
         clock.advance(to: tick(3))
-        #expect(clock.takeEmissions() == [Emission(time: tick(3), "b")])
+        #expect(clock.takeEmissions() == [Emitted(time: tick(3), "b")])
         #expect(clock.nextDeadline == tick(6))
         clock.advance(to: tick(6))
-        #expect(clock.takeEmissions() == [Emission(time: tick(6), "c")])
+        #expect(clock.takeEmissions() == [Emitted(time: tick(6), "c")])
         // Nothing held; the bucket is full again at A = 9.
         #expect(clock.nextDeadline == tick(9))
         clock.advance(to: tick(9))
@@ -148,7 +148,7 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         clock.advance(to: tick(4))
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
-        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1"), Emission(time: tick(2), "x2")])
+        #expect(clock.emissions == [Emitted(time: 0, "x1"), Emitted(time: tick(1), "y1"), Emitted(time: tick(2), "x2")])
     }
 
     @Test func aSignalInLiveModeEmitsTheBacklogAtOnce() {
@@ -159,8 +159,8 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         var clock = TestClock(policy: rate(1, per: 3.ticks))
         for line in ["a", "b", "c", "d"] { clock.send(line) }
         clock.finishLive(at: tick(4))
-        #expect(clock.emissions == [Emission(time: 0, "a"), Emission(time: tick(3), "b"),
-                                    Emission(time: tick(4), "c"), Emission(time: tick(4), "d")])
+        #expect(clock.emissions == [Emitted(time: 0, "a"), Emitted(time: tick(3), "b"),
+                                    Emitted(time: tick(4), "c"), Emitted(time: tick(4), "d")])
         #expect(clock.isQuiet)
     }
 

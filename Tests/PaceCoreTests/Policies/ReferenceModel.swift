@@ -47,7 +47,7 @@ struct ReferenceEvent: Equatable, CustomStringConvertible {
 
 enum ReferenceModel {
     /// A line leaving the policy: which input event, and when.
-    struct Emission: Equatable {
+    struct Emitted: Equatable {
         var time: Instant
         var event: Int
     }
@@ -63,9 +63,9 @@ enum ReferenceModel {
 
     /// The lines `events` produce, with their emission times, in SPEC's
     /// output order. `events` have non-decreasing times.
-    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> [PaceTesting.Emission] {
+    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> [PaceTesting.Emitted] {
         let (emitted, _) = run(events, policy: policy, keyed: keyed)
-        return emitted.map { PaceTesting.Emission(time: $0.time, events[$0.event].line) }
+        return emitted.map { PaceTesting.Emitted(time: $0.time, events[$0.event].line) }
     }
 
     /// How many keys hold state at `instant`, once every event at or before
@@ -75,7 +75,7 @@ enum ReferenceModel {
     }
 
     /// The emissions in output order, and the busy stretches of every key.
-    static func run(_ events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> ([Emission], [Busy]) {
+    static func run(_ events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> ([Emitted], [Busy]) {
         for (a, b) in zip(events, events.dropFirst()) {
             precondition(a.time <= b.time, "ReferenceModel: event times must not decrease")
         }
@@ -88,14 +88,14 @@ enum ReferenceModel {
             eventsOfKey[key, default: []].append(i)
         }
 
-        var emitted: [Emission] = []
+        var emitted: [Emitted] = []
         var busy: [Busy] = []
         for key in keysInOrder {
             let indices = eventsOfKey[key]!
             let times = indices.map { events[$0].time }
             let (keyEmissions, keyBusy) = runOneKey(times: times, policy: policy)
             // Back from positions in the key's own stream to input positions.
-            emitted += keyEmissions.map { Emission(time: $0.time, event: indices[$0.event]) }
+            emitted += keyEmissions.map { Emitted(time: $0.time, event: indices[$0.event]) }
             busy += keyBusy.map { Busy(key: key, start: $0.start, end: $0.end) }
         }
         // SPEC's output order: by emission time, then input order of the
@@ -106,8 +106,8 @@ enum ReferenceModel {
 
     /// One key's copy of the policy, over its events' times. Emissions and
     /// busy stretches refer to positions in `times`.
-    private static func runOneKey(times t: [Instant], policy: ReferencePolicy) -> ([Emission], [Busy]) {
-        var emitted: [Emission] = []
+    private static func runOneKey(times t: [Instant], policy: ReferencePolicy) -> ([Emitted], [Busy]) {
+        var emitted: [Emitted] = []
         var busy: [Busy] = []
         let n = t.count
 
@@ -128,7 +128,7 @@ enum ReferenceModel {
                 let f = t[i]
                 var j = i
                 while j + 1 < n && t[j + 1] < due(j, runStart: f) { j += 1 }
-                emitted.append(Emission(time: due(j, runStart: f), event: j))
+                emitted.append(Emitted(time: due(j, runStart: f), event: j))
                 busy.append(Busy(key: "", start: f, end: due(j, runStart: f)))
                 i = j + 1
             }
@@ -141,7 +141,7 @@ enum ReferenceModel {
             var burstStart: Instant?
             for k in 0..<n {
                 if k == 0 || t[k] >= t[k - 1] + d {
-                    emitted.append(Emission(time: t[k], event: k))
+                    emitted.append(Emitted(time: t[k], event: k))
                     if let start = burstStart { busy.append(Busy(key: "", start: start, end: t[k - 1] + d)) }
                     burstStart = t[k]
                 }
@@ -155,7 +155,7 @@ enum ReferenceModel {
             var windowEnd: Instant?
             for k in 0..<n {
                 if let end = windowEnd, t[k] < end { continue }
-                emitted.append(Emission(time: t[k], event: k))
+                emitted.append(Emitted(time: t[k], event: k))
                 busy.append(Busy(key: "", start: t[k], end: t[k] + d))
                 windowEnd = t[k] + d
             }
@@ -173,7 +173,7 @@ enum ReferenceModel {
             func endWindows(upTo now: Instant?) {
                 while let end = windowEnd, now == nil || end <= now! {
                     if let p = pending {
-                        emitted.append(Emission(time: end, event: p))
+                        emitted.append(Emitted(time: end, event: p))
                         pending = nil
                         windowEnd = end + d
                     } else {
@@ -185,7 +185,7 @@ enum ReferenceModel {
             for k in 0..<n {
                 endWindows(upTo: t[k])
                 if windowEnd == nil {
-                    emitted.append(Emission(time: t[k], event: k))
+                    emitted.append(Emitted(time: t[k], event: k))
                     windowEnd = t[k] + d
                     firstWindowStart = t[k]
                 } else {
@@ -225,11 +225,11 @@ enum ReferenceModel {
                 if arrival == nil { busyStart = t[k] }
                 if isRate {
                     let e = max(now, (arrival ?? now) - tolerance)
-                    emitted.append(Emission(time: ceilingOf(e), event: k))
+                    emitted.append(Emitted(time: ceilingOf(e), event: k))
                     arrival = max(arrival ?? e, e) + interval
                 } else {
                     if let a = arrival, now < a - tolerance { continue }
-                    emitted.append(Emission(time: t[k], event: k))
+                    emitted.append(Emitted(time: t[k], event: k))
                     arrival = max(arrival ?? now, now) + interval
                 }
             }
@@ -253,25 +253,25 @@ enum ReferenceModel {
     @Test func readmeExample() {
         let input = events([(0, "s"), (0 + 90 * ms, "sw"), (0 + 170 * ms, "swi"), (0 + 260 * ms, "swift")])
         #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 300 * ms, maxWait: nil), keyed: false)
-            == [Emission(time: 0 + 560 * ms, "swift")])
+            == [Emitted(time: 0 + 560 * ms, "swift")])
     }
 
     @Test func silenceOfExactlyDIsSilence() {
         let input = events([(0, "a"), (3, "b"), (6, "c")])
         #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 3, maxWait: nil), keyed: false)
-            == [Emission(time: 3, "a"), Emission(time: 6, "b"), Emission(time: 9, "c")])
+            == [Emitted(time: 3, "a"), Emitted(time: 6, "b"), Emitted(time: 9, "c")])
         #expect(ReferenceModel.emissions(of: input, policy: .leading(window: 3), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "c")])
+            == [Emitted(time: 0, "a"), Emitted(time: 3, "b"), Emitted(time: 6, "c")])
         #expect(ReferenceModel.emissions(of: input, policy: .throttleFirst(window: 3), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "c")])
+            == [Emitted(time: 0, "a"), Emitted(time: 3, "b"), Emitted(time: 6, "c")])
         #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "c")])
+            == [Emitted(time: 0, "a"), Emitted(time: 3, "b"), Emitted(time: 6, "c")])
     }
 
     @Test func maxWaitInAnEndlessBurst() {
         let input = events((0..<10).map { (Instant($0), "e\($0)") })
         #expect(ReferenceModel.emissions(of: input, policy: .debounce(window: 3, maxWait: 4), keyed: false)
-            == [Emission(time: 4, "e3"), Emission(time: 8, "e7"), Emission(time: 12, "e9")])
+            == [Emitted(time: 4, "e3"), Emitted(time: 8, "e7"), Emitted(time: 12, "e9")])
     }
 
     @Test func throttleLastOpensItsWindowAtTheTrailingEmission() {
@@ -279,7 +279,7 @@ enum ReferenceModel {
         // a at 0; b waits for the end at 3, opening [3, 6); c at 3 comes
         // after that timer, so it waits in the new window, replaced by d.
         #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 3, "b"), Emission(time: 6, "d")])
+            == [Emitted(time: 0, "a"), Emitted(time: 3, "b"), Emitted(time: 6, "d")])
     }
 
     @Test func outputOrderAcrossKeys() {
@@ -292,9 +292,9 @@ enum ReferenceModel {
             ReferenceEvent(time: 2, key: "x", line: "x2"),
         ]
         #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: true)
-            == [Emission(time: 0, "x1"), Emission(time: 0, "y1"), Emission(time: 3, "y2"), Emission(time: 3, "x2")])
+            == [Emitted(time: 0, "x1"), Emitted(time: 0, "y1"), Emitted(time: 3, "y2"), Emitted(time: 3, "x2")])
         #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
-            == [Emission(time: 0, "x1"), Emission(time: 3, "x2")])
+            == [Emitted(time: 0, "x1"), Emitted(time: 3, "x2")])
     }
 
     @Test func limitTakesTokensExactly() {
@@ -306,12 +306,12 @@ enum ReferenceModel {
         // would pass f; to 4 ns, drop g.)
         let input = events([(0, "a"), (0, "b"), (0, "c"), (0, "d"), (4, "e"), (6, "f"), (7, "g"), (10, "h")])
         #expect(ReferenceModel.emissions(of: input, policy: .limit(count: 3, period: 10, burst: 3), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 0, "b"), Emission(time: 0, "c"), Emission(time: 4, "e"),
-                Emission(time: 7, "g"), Emission(time: 10, "h")])
+            == [Emitted(time: 0, "a"), Emitted(time: 0, "b"), Emitted(time: 0, "c"), Emitted(time: 4, "e"),
+                Emitted(time: 7, "g"), Emitted(time: 10, "h")])
         // Bucket of 1: one at 0 (A = 10/3), the next from 10/3 on: e at 4
         // (A = 22/3), then from 22/3: g at 7 is early, h at 10 passes.
         #expect(ReferenceModel.emissions(of: input, policy: .limit(count: 3, period: 10, burst: 1), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 4, "e"), Emission(time: 10, "h")])
+            == [Emitted(time: 0, "a"), Emitted(time: 4, "e"), Emitted(time: 10, "h")])
     }
 
     @Test func limitOneIsThrottle() {
@@ -325,12 +325,12 @@ enum ReferenceModel {
         // ceil(20/3) = 7 and 10; one at 11 waits for 40/3, so 14.
         let input = events([(0, "a"), (0, "b"), (0, "c"), (0, "d"), (11, "e")])
         #expect(ReferenceModel.emissions(of: input, policy: .rate(count: 3, period: 10, burst: 1), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 4, "b"), Emission(time: 7, "c"), Emission(time: 10, "d"),
-                Emission(time: 14, "e")])
+            == [Emitted(time: 0, "a"), Emitted(time: 4, "b"), Emitted(time: 7, "c"), Emitted(time: 10, "d"),
+                Emitted(time: 14, "e")])
         // Bucket of 2: two at once, then one every 10/3 from 10/3.
         #expect(ReferenceModel.emissions(of: input, policy: .rate(count: 3, period: 10, burst: 2), keyed: false)
-            == [Emission(time: 0, "a"), Emission(time: 0, "b"), Emission(time: 4, "c"), Emission(time: 7, "d"),
-                Emission(time: 11, "e")])
+            == [Emitted(time: 0, "a"), Emitted(time: 0, "b"), Emitted(time: 4, "c"), Emitted(time: 7, "d"),
+                Emitted(time: 11, "e")])
     }
 
     @Test func rateBacklogsOfInterleavedKeys() {

@@ -67,7 +67,7 @@ import Testing
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))
-        #expect(run.emissions == [Emission(time: 0, "a")])
+        #expect(run.emissions == [Emitted(time: 0, "a")])
         #expect(run.isQuiet)
     }
 
@@ -117,8 +117,8 @@ import Testing
         #expect(clock.heldKeys == 0)
         #expect(clock.isQuiet)
         #expect(clock.stats.activeKeys == 0)
-        #expect(clock.emissions == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1"),
-                                    Emission(time: tick(4), "x3"), Emission(time: tick(4), "z1")])
+        #expect(clock.emissions == [Emitted(time: 0, "x1"), Emitted(time: tick(1), "y1"),
+                                    Emitted(time: tick(4), "x3"), Emitted(time: tick(4), "z1")])
     }
 
     // MARK: - The reducer, value by value

@@ -68,7 +68,7 @@ import Testing
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))
-        #expect(run.emissions == [Emission(time: 0, "a"), Emission(time: tick(2), "b")])
+        #expect(run.emissions == [Emitted(time: 0, "a"), Emitted(time: tick(2), "b")])
         #expect(run.isQuiet)
     }
 
@@ -103,7 +103,7 @@ import Testing
         clock.send("y1", key: "y")
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(3))
-        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: tick(1), "y1"), Emission(time: tick(3), "x2")])
+        #expect(clock.takeEmissions() == [Emitted(time: 0, "x1"), Emitted(time: tick(1), "y1"), Emitted(time: tick(3), "x2")])
         // x2 opened [3, 6) for x; y's window ends at 4.
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(4))

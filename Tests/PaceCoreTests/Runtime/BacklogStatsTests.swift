@@ -51,11 +51,11 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         #expect(clock.heldKeys == 2)
         // x2 at 2 and y2 at 3 go out before y3 comes at 3.
         clock.send("y3", key: "y", at: 3)
-        #expect(clock.takeEmissions() == [Emission(time: 0, "x1"), Emission(time: 1, "y1"), Emission(time: 2, "x2"),
-                                          Emission(time: 3, "y2")])
+        #expect(clock.takeEmissions() == [Emitted(time: 0, "x1"), Emitted(time: 1, "y1"), Emitted(time: 2, "x2"),
+                                          Emitted(time: 3, "y2")])
         #expect(clock.nextDeadline == 4)
         clock.finish()
-        #expect(clock.takeEmissions() == [Emission(time: 4, "x3"), Emission(time: 5, "y3")])
+        #expect(clock.takeEmissions() == [Emitted(time: 4, "x3"), Emitted(time: 5, "y3")])
         #expect(clock.stats.peakBacklog == 3)
         #expect(clock.heldKeys == 0)
     }
@@ -78,9 +78,9 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, pendingSignal: { 0 })
         let ms: Int64 = 1_000_000
         #expect(sink.emissions == [
-            Emission(time: 0, "0 x a"), Emission(time: Instant(50 * ms), "0.05 y d"),
-            Emission(time: Instant(100 * ms), "0 x b"), Emission(time: Instant(150 * ms), "0.05 y e"),
-            Emission(time: Instant(200 * ms), "0 x c"),
+            Emitted(time: 0, "0 x a"), Emitted(time: Instant(50 * ms), "0.05 y d"),
+            Emitted(time: Instant(100 * ms), "0 x b"), Emitted(time: Instant(150 * ms), "0.05 y e"),
+            Emitted(time: Instant(200 * ms), "0 x c"),
         ])
         #expect(report.scheduler.peakBacklog == 3)
         #expect(report.reportsBacklog)

@@ -68,7 +68,7 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
 
 @Suite struct HeavyHittersTests {
     @Test func exactWhileTheKeysFit() {
-        var table = HeavyHitters(capacity: 100)
+        let table = HeavyHitters(capacity: 100)
         for i in 0..<100 {
             for _ in 0...i { keyBytes("k\(i)") { table.entered($0) } }
             for _ in 0..<(i / 2) { keyBytes("k\(i)") { table.emitted($0) } }
@@ -105,7 +105,7 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
     @Test func beyondItsCapacityTheHeavyKeysStayWithinTheirError() {
         // 10 heavy keys of 1,000 events each among 200,000 keys seen once,
         // interleaved; a summary of 1,000 entries.
-        var table = HeavyHitters(capacity: 1_000)
+        let table = HeavyHitters(capacity: 1_000)
         var light = 0
         for round in 0..<1_000 {
             for h in 0..<10 { keyBytes("heavy\(h)") { table.entered($0) } }
@@ -131,7 +131,7 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
 
 @Suite struct ForgottenCountsTests {
     @Test func aKeyTakesItsCountBackOnce() {
-        var counts = ForgottenCounts(capacity: 10)
+        let counts = ForgottenCounts(capacity: 10)
         keyBytes("a") { counts.remember($0, hash: hashBytes($0), owed: 3) }
         keyBytes("b") { counts.remember($0, hash: hashBytes($0), owed: 4) }
         #expect(keyBytes("a") { counts.take($0, hash: hashBytes($0)) } == 3)
@@ -142,7 +142,7 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
     }
 
     @Test func theLeastRecentlySeenAreForgottenFirstAndTheirDiscardsCounted() {
-        var counts = ForgottenCounts(capacity: 3)
+        let counts = ForgottenCounts(capacity: 3)
         for (i, key) in ["a", "b", "c", "d", "e"].enumerated() {
             keyBytes(key) { counts.remember($0, hash: hashBytes($0), owed: Int64(i + 1)) }
         }

@@ -18,7 +18,7 @@ struct IdleKeysTests {
         var clock = TestClock(policy: ThrottleFirst<EventNumber>(window: window), keyed: true)
         // The model: each key's window end; a key is active while it is open.
         var windowEnd: [String: Instant] = [:]
-        var expected: [Emission] = []
+        var expected: [Emitted] = []
         var peak = 0
         var t: Instant = 0
         for i in 0..<60_000 {
@@ -27,7 +27,7 @@ struct IdleKeysTests {
             let line = "\(i) \(key)"
             windowEnd = windowEnd.filter { $0.value > t }
             if windowEnd[key] == nil {
-                expected.append(Emission(time: t, line))
+                expected.append(Emitted(time: t, line))
                 windowEnd[key] = t + window
             }
             peak = max(peak, windowEnd.count)
@@ -48,7 +48,7 @@ struct IdleKeysTests {
 /// Counts emissions without keeping them (a million would not fit nicely).
 private struct CountingSink: LineSink {
     var count = 0
-    mutating func emit(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) { count += 1 }
+    mutating func emit(_ emission: Emission) throws(OutputError) { count += 1 }
 }
 
 struct IdleKeysMemoryTests {
@@ -78,8 +78,7 @@ struct IdleKeysMemoryTests {
         let gap: Nanoseconds = 100
         let activeAtMost = Int(window / gap)
         let kept = 2_048
-        var scheduler = Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: CountingSink(),
-                                  observer: NoObserver())
+        var scheduler = Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: CountingSink())
         var key = Array("key-0000000".utf8)
         let huge = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
         var heldAtMost = 0
@@ -126,9 +125,8 @@ struct LapsedKeysOwingCountsTests {
         let keyCount = IdleList.capacity + 11
         var scheduler = Scheduler(
             policy: ThrottleFirst<EventNumber>(window: hour),
-            keys: ManyKeys<ThrottleFirst<EventNumber>.State>(initialState: .idle, countDistinctKeys: false,
-                                                            countDiscards: true, forgottenCapacity: 10),
-            sink: Counted(RecordingSink()), observer: NoObserver())
+            keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self,
+            sink: Counted(RecordingSink(), forgottenCapacity: 10))
         var number: EventNumber = 0
         for k in 0..<keyCount {
             for word in ["a", "b"] {
@@ -154,7 +152,7 @@ struct LapsedKeysOwingCountsTests {
         #expect(emissions.count == keyCount + 1)
         #expect(emissions.dropLast().allSatisfy { $0.count == 1 })
         // k0's dropped line went uncounted: its line counts only itself.
-        #expect(emissions.last == Emission(time: Instant(nanoseconds: hour.count + 1), line: Array(back.utf8), count: 1))
+        #expect(emissions.last == Emitted(time: Instant(nanoseconds: hour.count + 1), line: Array(back.utf8), count: 1))
         // At the end k0 is idle again: it pushes k11 out of the idle list,
         // and ForgottenCounts gives up k1's count for it.
         #expect(scheduler.stats.uncountedDiscards == 2)

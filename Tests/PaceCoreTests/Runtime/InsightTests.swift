@@ -181,11 +181,13 @@ struct InsightTests {
         var insight = RunInsight(trace: false, traceFD: 2, keyField: .field(1), countKeys: true, marbles: false)
         let keys = ["k11", "b", "k05", "a", "k10", "k02", "k09", "b", "k01", "k08", "a", "k07", "k03", "k04", "k06"]
         for (i, key) in keys.enumerated() {
-            var bytes = Array(key.utf8)
-            bytes.withUnsafeBytes { insight.entered(EventNumber(i + 1), line: $0, key: $0, at: 0) }
+            let bytes = Array(key.utf8)
+            bytes.withUnsafeBytes { insight.entered(EventNumber(i + 1), key: $0, at: 0) }
         }
-        var line = Array("a rest".utf8)
-        line.withUnsafeBytes { insight.emitted(4, line: $0, at: 0, atEnd: false) }
+        let line = Array("a rest".utf8), key = Array("a".utf8)
+        line.withUnsafeBytes { line in
+            key.withUnsafeBytes { insight.emitted(Emission(line: line, time: 0, number: 4, key: $0, slot: 0), atEnd: false) }
+        }
         let top = insight.topKeys()!
         #expect(top.map { String(decoding: $0.key, as: UTF8.self) }
                 == ["a", "b", "k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08"])

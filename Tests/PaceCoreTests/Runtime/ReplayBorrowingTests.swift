@@ -47,8 +47,8 @@ private func difference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
 }
 
 struct ReplayBorrowingTests {
-    @Test(arguments: [PolicyKind.debounce, .throttleLast, .leading, .throttleFirst, .limit, .rate], [false, true])
-    func replayWritesWhatTheSchedulerWritesWhateverTheBufferSize(policy: PolicyKind, keyed: Bool) {
+    @Test(arguments: ["debounce", "throttle-last", "leading", "throttle", "limit", "rate"], [false, true])
+    func replayWritesWhatTheSchedulerWritesWhateverTheBufferSize(policy: String, keyed: Bool) {
         var rng = SplitMix64(seed: 11)
         let window: Nanoseconds = 5_000
         var lines: [(Instant, String, String)] = []
@@ -66,23 +66,32 @@ struct ReplayBorrowingTests {
             lines.append((Instant(nanoseconds: t.nanoseconds / 1_000 * 1_000), "\(stamp) \(key) \(i) \(padding)", key))
         }
         let input = Array(lines.map { $0.1 + "\n" }.joined().utf8)
-        var configuration = Configuration(policy: policy, window: window)
-        configuration.replay = true
-        configuration.keyField = keyed ? .field(2) : nil
-        if policy == .limit || policy == .rate { configuration.rateCount = 3 }
         // --rate with a bucket of 2: lines wait two or more deep, held past
         // the reads that bring the lines behind them.
-        let expected: [UInt8]
+        let expected: [UInt8], choice: PolicyChoice
         switch policy {
-        case .debounce: expected = scheduled(Debounce(window: window), keyed: keyed, lines)
-        case .leading: expected = scheduled(Leading(window: window), keyed: keyed, lines)
-        case .throttleFirst: expected = scheduled(ThrottleFirst(window: window), keyed: keyed, lines)
-        case .throttleLast: expected = scheduled(ThrottleLast(window: window), keyed: keyed, lines)
-        case .limit: expected = scheduled(Limit(rate: CellRate(count: 3, per: window, burst: 3)), keyed: keyed, lines)
-        case .rate:
-            configuration.burst = 2
+        case "debounce":
+            choice = .debounce(window, maxWait: nil)
+            expected = scheduled(Debounce(window: window), keyed: keyed, lines)
+        case "leading":
+            choice = .leading(window)
+            expected = scheduled(Leading(window: window), keyed: keyed, lines)
+        case "throttle":
+            choice = .throttle(window)
+            expected = scheduled(ThrottleFirst(window: window), keyed: keyed, lines)
+        case "throttle-last":
+            choice = .throttleLast(window)
+            expected = scheduled(ThrottleLast(window: window), keyed: keyed, lines)
+        case "limit":
+            choice = .limit(CellRate(count: 3, per: window, burst: 3))
+            expected = scheduled(Limit(rate: CellRate(count: 3, per: window, burst: 3)), keyed: keyed, lines)
+        default:
+            choice = .rate(CellRate(count: 3, per: window, burst: 2))
             expected = scheduled(Rate(rate: CellRate(count: 3, per: window, burst: 2)), keyed: keyed, lines)
         }
+        var configuration = Configuration(policy: choice)
+        configuration.replay = true
+        configuration.keyField = keyed ? .field(2) : nil
         #expect(!expected.isEmpty)
         #expect(difference(replay(configuration, input, capacity: 16), expected) == nil)
         #expect(difference(replay(configuration, input, capacity: LineReader.defaultCapacity), expected) == nil)

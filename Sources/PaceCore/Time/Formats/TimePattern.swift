@@ -33,9 +33,9 @@ enum PatternOp: Equatable, Sendable {
 }
 
 /// A compiled strptime-style `--time-format` pattern.
-public struct TimePattern: Equatable, Sendable {
+package struct TimePattern: Equatable, Sendable {
     /// The pattern as the user typed it.
-    public let source: String
+    package let source: String
     let ops: [PatternOp]
     /// `%Y` or `%y`: the stamp says its year.
     let hasYear: Bool
@@ -46,7 +46,7 @@ public struct TimePattern: Equatable, Sendable {
     let hasDate: Bool
 
     /// Compiles `source`; the error message names the unknown directive.
-    public static func compile(_ source: String) -> Result<TimePattern, PatternError> {
+    package static func compile(_ source: String) -> Result<TimePattern, PatternError> {
         let bytes = Array(source.utf8)
         var ops: [PatternOp] = []
         var i = 0
@@ -89,8 +89,8 @@ public struct TimePattern: Equatable, Sendable {
 }
 
 /// Why a pattern does not compile; `description` follows `pace: `.
-public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
+package struct PatternError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let description: String
 }
 
 /// The operation for the directive letter after a `%`, or nil if unknown.
