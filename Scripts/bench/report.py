@@ -1,0 +1,30 @@
+"""What the scripts print: markdown tables (bench-replay, callgrind-replay),
+the targets line, and the failures that decide the exit status."""
+
+import sys
+
+
+def table(header, rows):
+    """A markdown table: the first column left-aligned, the others right.
+    `rows` are lines already formatted, since some cells stay empty."""
+    print("| " + " | ".join(header) + " |")
+    print("| --- |" + " ---: |" * (len(header) - 1))
+    for row in rows:
+        print(row)
+
+
+def report_targets(checks):
+    """One line: each (name, ok) as met, MISSED, or n/a when ok is None.
+    Targets are reported, not enforced: they do not change the exit status."""
+    print()
+    print("targets: " + "; ".join(f"{name}: {'met' if ok else ('n/a' if ok is None else 'MISSED')}"
+                                  for name, ok in checks))
+
+
+def exit_on(failures):
+    """Exits 1 after listing the failures on stderr, if there are any."""
+    if failures:
+        print(file=sys.stderr)
+        for failure in failures:
+            print(f"FAILED: {failure}", file=sys.stderr)
+        sys.exit(1)
