@@ -1,6 +1,6 @@
 """The pieces pace's benchmark scripts share, so that each script is a short
-entry point (Scripts/bench-replay, Scripts/callgrind-replay) and the same
-log, build and timing are written once.
+entry point (Scripts/bench-replay, Scripts/callgrind-replay,
+Scripts/bench-live) and the same log, build and timing are written once.
 
 Python 3 standard library only. The entry points live in Scripts/, beside this
 folder, so `import bench` finds it without any path set up.
@@ -12,4 +12,6 @@ folder, so `import bench` finds it without any path set up.
   outputs    comparing what two runs printed
   report     markdown tables, targets met or MISSED, failures and exit status
   replay/    bench-replay's measurements and tables
+  live/      bench-live's model of SPEC, scenarios, runner and asyncio
+             reference
 """

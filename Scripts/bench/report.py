@@ -1,5 +1,6 @@
 """What the scripts print: markdown tables (bench-replay, callgrind-replay),
-the targets line, and the failures that decide the exit status."""
+an aligned text table (bench-live), the targets line, and the failures that
+decide the exit status."""
 
 import sys
 
@@ -11,6 +12,18 @@ def table(header, rows):
     print("| --- |" + " ---: |" * (len(header) - 1))
     for row in rows:
         print(row)
+
+
+def aligned(header, rows, left_columns):
+    """A plain text table, padded to the widest cell: the first
+    `left_columns` columns left-aligned, the others right, a rule under the
+    header."""
+    widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
+    for i, row in enumerate([header] + rows):
+        print("  ".join(str(v).ljust(w) if j < left_columns else str(v).rjust(w)
+                        for j, (v, w) in enumerate(zip(row, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
 
 
 def report_targets(checks):
