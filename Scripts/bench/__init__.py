@@ -11,6 +11,7 @@ folder, so `import bench` finds it without any path set up.
   data       the benchmark's synthetic logs (seeded, so every run the same)
   outputs    comparing what two runs printed
   report     markdown tables, targets met or MISSED, failures and exit status
+  loghub     the loghub samples kept beside the repository
   replay/    bench-replay's measurements and tables
   live/      bench-live's model of SPEC, scenarios, runner and asyncio
              reference
