@@ -148,10 +148,11 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         case let .failure(error): throw UsageError("invalid field list for '\(spelling)': \(error)", hint: fieldHint)
         }
     }
-    if let (_, value) = typed.value(.delimiter) {
-        switch parseDelimiter(value!) {
+    if typed.has(.delimiter) {
+        // Any single byte: the argument's bytes, not its text.
+        switch parseDelimiter(typed.valueBytes[.delimiter]!) {
         case let .success(byte): config.delimiter = byte
-        case let .failure(error): throw UsageError(error.description, hint: delimiterHint)
+        case let .failure(error): throw UsageError(bytes: error.bytes, hint: delimiterHint)
         }
     }
     config.replay = typed.has(.replay)

@@ -50,10 +50,16 @@ public enum TimeField: Equatable, Sendable {
     case name(FieldName)
 }
 
-/// Why a field list, a time field or a delimiter is refused; `description`
-/// follows `pace: `.
+/// Why a field list, a time field or a delimiter is refused; `bytes` follow
+/// `pace: ` (bytes, since they may quote an argument that is not UTF-8).
 public struct FieldSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let description: String
+    public let bytes: [UInt8]
+
+    init(description: String) { bytes = Array(description.utf8) }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The largest field number accepted (as before field lists existed).
@@ -96,13 +102,16 @@ extension TimeField {
     }
 }
 
-/// `--delimiter C`: one byte; `\t` (backslash, t) means TAB.
-public func parseDelimiter(_ text: String) -> Result<UInt8, FieldSyntaxError> {
-    if text == "\\t" { return .success(0x09) }
-    let bytes = Array(text.utf8)
+/// `--delimiter C`: any one byte, read from the argument's bytes (a
+/// String would turn `\xff` into the three bytes of U+FFFD); `\t`
+/// (backslash, t) means TAB. A refused value is quoted as given, as file
+/// names are.
+public func parseDelimiter(_ bytes: [UInt8]) -> Result<UInt8, FieldSyntaxError> {
+    if bytes == [UInt8(ascii: "\\"), UInt8(ascii: "t")] { return .success(0x09) }
     guard bytes.count == 1 else {
-        let got = bytes.isEmpty ? "it is empty" : "'\(text)' is \(bytes.count) bytes"
-        return .failure(FieldSyntaxError(description: "'--delimiter' takes one byte (\(got))"))
+        let got = bytes.isEmpty ? Array("it is empty".utf8)
+            : [UInt8(ascii: "'")] + bytes + Array("' is \(bytes.count) bytes".utf8)
+        return .failure(FieldSyntaxError(bytes: Array("'--delimiter' takes one byte (".utf8) + got + [UInt8(ascii: ")")]))
     }
     return .success(bytes[0])
 }

@@ -184,6 +184,24 @@ struct ArgumentParserTests {
         #expect(parsed.recordPath == [0xC3, 0x3D])
     }
 
+    @Test("--delimiter takes any single byte, UTF-8 or not (issue 21): arguments are bytes")
+    func delimiterBytes() throws {
+        for byte: UInt8 in [0xFF, 0x80, 0xC3] {
+            for form in [[Array("--delimiter".utf8), [byte]], [Array("--delimiter=".utf8) + [byte]]] {
+                let arguments = [Array("--throttle".utf8), Array("1s".utf8)] + form
+                guard case let .success(.run(parsed)) = parseArguments(bytes: arguments) else {
+                    Issue.record("refused: \(form)")
+                    continue
+                }
+                #expect(parsed.delimiter == byte)
+            }
+        }
+        // Two bytes that are not UTF-8 are two bytes, quoted as given.
+        let two = [Array("--throttle".utf8), Array("1s".utf8), Array("--delimiter".utf8), [0xFF, 0xFE]]
+        guard case let .failure(error) = parseArguments(bytes: two) else { Issue.record("accepted"); return }
+        #expect(error.messageBytes == Array("'--delimiter' takes one byte ('".utf8) + [0xFF, 0xFE] + Array("' is 2 bytes)".utf8))
+    }
+
     @Test("--help and --version win, but not after --")
     func helpAndVersion() throws {
         #expect(try parseArguments(["--help"]).get() == .help)
