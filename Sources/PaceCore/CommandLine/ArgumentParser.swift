@@ -165,7 +165,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     if !config.replay, let replayOnly = typed.flags.first(where: { $0.flag.replayOnly }) {
         throw UsageError("'\(replayOnly.spelling)' only applies with --replay")
     }
-    if let (_, value) = typed.value(.record) {
+    if typed.has(.record) {
         if config.replay {
             throw UsageError("'--record' is for live mode and cannot be used with --replay")
         }
