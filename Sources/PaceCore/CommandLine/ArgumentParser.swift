@@ -187,7 +187,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         }
         switch TimeField.parse(value!) {
         case let .success(field): config.timeField = field
-        case let .failure(error): throw UsageError("invalid time field for '\(spelling)': \(error)", hint: fieldHint)
+        case let .failure(error): throw UsageError("invalid time field for '\(spelling)': \(error)", hint: timeFieldHint)
         }
     }
     if let (_, value) = typed.value(.year) {

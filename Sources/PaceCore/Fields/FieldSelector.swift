@@ -91,7 +91,11 @@ extension TimeField {
     public static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> {
         let bytes = Array(text.utf8)
         if bytes.isEmpty { return .failure(FieldSyntaxError(description: "an empty time field")) }
-        switch parseItem(bytes) {
+        if bytes.contains(UInt8(ascii: ",")) {
+            return .failure(FieldSyntaxError(description: "'\(text)': a time field is one field (a number or a NAME), not a list"))
+        }
+        // A bad number's message names the one form a time field has.
+        switch parseItem(bytes, numberForms: "") {
         case let .success(.field(n)): return .success(.number(n))
         case let .success(.name(name)): return .success(.name(name))
         case .success(.range), .success(.from):
@@ -116,13 +120,15 @@ public func parseDelimiter(_ bytes: [UInt8]) -> Result<UInt8, FieldSyntaxError> 
     return .success(bytes[0])
 }
 
-private func parseItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> {
+/// One item; `numberForms` ends a bad number's message with the forms a
+/// number may take where the item is.
+private func parseItem(_ item: [UInt8], numberForms: String = ": N, N-M or N-") -> Result<FieldItem, FieldSyntaxError> {
     let text = String(decoding: item, as: UTF8.self)
     let first = item[0]
     if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
         return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
     }
-    if isDigitByte(first) { return parseNumbered(item, text) }
+    if isDigitByte(first) { return parseNumbered(item, text, numberForms) }
     guard isNameStart(first) else {
         return .failure(FieldSyntaxError(description: "'\(text)' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"))
     }
@@ -134,25 +140,25 @@ private func parseItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> {
 }
 
 /// `N`, `N-M` or `N-`; the first byte is a digit.
-private func parseNumbered(_ item: [UInt8], _ text: String) -> Result<FieldItem, FieldSyntaxError> {
+private func parseNumbered(_ item: [UInt8], _ text: String, _ forms: String) -> Result<FieldItem, FieldSyntaxError> {
     let dash = item.firstIndex(of: UInt8(ascii: "-"))
     let low = dash.map { Array(item[..<$0]) } ?? item
     let high = dash.map { Array(item[($0 + 1)...]) }
-    guard let n = fieldNumber(low) else { return .failure(badNumber(text)) }
+    guard let n = fieldNumber(low) else { return .failure(badNumber(text, forms)) }
     guard let high else { return .success(.field(n)) }
     if high.isEmpty { return .success(.from(n)) }
     if high[0] == UInt8(ascii: "+") || high[0] == UInt8(ascii: "-") {
         return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
     }
-    guard let m = fieldNumber(high) else { return .failure(badNumber(text)) }
+    guard let m = fieldNumber(high) else { return .failure(badNumber(text, forms)) }
     guard n <= m else {
         return .failure(FieldSyntaxError(description: "'\(text)': a range N-M needs N <= M"))
     }
     return .success(.range(n, m))
 }
 
-private func badNumber(_ text: String) -> FieldSyntaxError {
-    FieldSyntaxError(description: "invalid field '\(text)' (fields count from 1, up to \(maximumFieldNumber): N, N-M or N-)")
+private func badNumber(_ text: String, _ forms: String) -> FieldSyntaxError {
+    FieldSyntaxError(description: "invalid field '\(text)' (fields count from 1, up to \(maximumFieldNumber)\(forms))")
 }
 
 /// A field number: digits only, 1 to `maximumFieldNumber`.
