@@ -49,9 +49,11 @@ struct OutputFile {
 }
 
 /// Opens `outputs` for writing, each created or truncated, and returns their
-/// descriptors in order. One that is the input, or another of them (same
-/// device and inode: a hard link or a symlink counts), is a usage error
-/// (SPEC): `pace --record app.log app.log` would empty the file it reads.
+/// descriptors in order. One that is the input, stdout's file, or another of
+/// them (same device and inode: a hard link or a symlink counts), is a usage
+/// error (SPEC): `pace --record app.log app.log` would empty the file it
+/// reads, and in `pace --dropped o > o` two descriptors would write one
+/// file, each at its own offset, over the other's lines.
 /// Only regular files are compared: writing to the terminal pace reads, or
 /// `--record /dev/null` with /dev/null as input, destroys nothing.
 /// Each is opened without O_TRUNC and checked first; only when all pass are
@@ -59,6 +61,7 @@ struct OutputFile {
 func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
     var info = stat()
     let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
+    let stdoutIdentity = fstat(1, &info) == 0 ? FileIdentity(regular: info) : nil
     var fds: [Int32] = []
     var identities: [FileIdentity?] = []
     func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
@@ -73,6 +76,9 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         let quoted = Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8)
         if let identity, identity == inputIdentity {
             return fail(UsageError(bytes: quoted + Array(" is the input file (pace would overwrite what it reads)".utf8)))
+        }
+        if let identity, identity == stdoutIdentity {
+            return fail(UsageError(bytes: quoted + Array(" is stdout's file (lines written to both would overwrite each other)".utf8)))
         }
         if let identity, let earlier = identities.firstIndex(of: identity) {
             return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))

@@ -32,10 +32,14 @@ struct FieldsEndToEndTests {
         #expect(result.stderr.contains("""
               distinct keys:       3
             """))
-        #expect(result.stderr.contains("""
-              key  in  emitted  dropped
-              a     3        2        1
-            """))
+        // The NUL of "b\0" is shown escaped (issue 21).
+        #expect(result.stderr.hasSuffix(#"""
+              key    in  emitted  dropped
+              a       3        2        1
+              b       1        1        0
+              b\x00   1        1        0
+
+            """#))
         #expect(result.status == 0)
     }
 
@@ -87,6 +91,21 @@ struct FieldsEndToEndTests {
         let blanks = try Pace.run(["--throttle", "1m", "--replay", "--key-field", "3-"], stdin: Array(input.utf8))
         // Split by blanks, separators do not matter: one key.
         #expect(blanks.stdoutText == "0ms\th\tdisk  full\n")
+    }
+
+    @Test("--delimiter \\xff and \\x80: any single byte, given as the raw byte in argv (issue 21)",
+          arguments: [UInt8(0xFF), 0x80])
+    func nonUTF8Delimiter(_ byte: UInt8) throws {
+        let d = [byte]
+        let input = Array("0ms".utf8) + d + Array("k".utf8) + d + Array("one\n".utf8)
+            + Array("1ms".utf8) + d + Array("k".utf8) + d + Array("two\n".utf8)
+            + Array("2ms".utf8) + d + Array("j".utf8) + d + Array("three\n".utf8)
+        let result = try Pace.spawn([Array("--throttle".utf8), Array("1h".utf8), Array("--replay".utf8),
+                                     Array("--delimiter".utf8), d, Array("--key-field".utf8), Array("2".utf8)],
+                                    stdin: input)
+        // Key k: line 1 passes, line 2 is inside its hour; key j: line 3.
+        let lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+        #expect(result == RawResult(stdout: Array(lines[0]) + [0x0A] + Array(lines[2]) + [0x0A], stderr: [], status: 0))
     }
 
     @Test("journalctl -o json: __REALTIME_TIMESTAMP as unix-us")

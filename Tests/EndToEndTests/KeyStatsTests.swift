@@ -28,6 +28,34 @@ struct KeyStatsEndToEndTests {
             """, status: 0))
     }
 
+    // Issue 21: keys reached the terminal raw, and \xff and \xfe both
+    // showed as U+FFFD.
+    @Test("--stats shows a key's ESC and its bytes that are not UTF-8 escaped; stdout keeps them as read")
+    func escapedKeys() throws {
+        let input: [UInt8] = Array("0ms \u{1B}[2J\n0ms ".utf8) + [0xFF] + Array("\n0ms ".utf8) + [0xFE]
+            + Array("\n1ms ".utf8) + [0xFF] + Array("\n".utf8)
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--key-field", "2", "--stats"], stdin: input)
+        // Line 4 is inside \xff's window; ties (1 in) go by key bytes.
+        #expect(result == PaceResult(stdout: Array(input[..<(input.count - 6)]), stderr: #"""
+            pace: stats:
+              events in:           4
+              emitted:             3
+              dropped:             1
+              distinct keys:       3
+              peak active keys:    3
+              clamped timestamps:  0
+              bad-time lines:      0
+              passed through:      0
+              empty lines:         0
+            pace: stats by key (top 3 of 3 by events in):
+              key      in  emitted  dropped
+              \xff      2        1        1
+              \x1b[2J   1        1        0
+              \xfe      1        1        0
+
+            """#, status: 0))
+    }
+
     @Test("seq 1000, keyed live, is 1000 distinct keys")
     func thousandKeys() throws {
         let input = (1...1000).map { "\($0)\n" }.joined()

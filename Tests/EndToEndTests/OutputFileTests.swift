@@ -1,12 +1,13 @@
-// A --record file that is the input (issue 15): a usage error, caught before
-// anything is truncated, whatever name reaches the same file.
+// A --record file that is the input (issue 15), or a --dropped or --record
+// file that is stdout's (issue 21): a usage error, caught before anything is
+// truncated, whatever name reaches the same file.
 
 import Glibc
 import Testing
 
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-@Suite("Output files that are the input, end to end")
+@Suite("Output files that are the input or stdout, end to end")
 struct OutputFileTests {
     static let log = bytes("0ms a\n1ms b\n")
 
@@ -46,6 +47,67 @@ struct OutputFileTests {
     func devices() throws {
         let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--record"), bytes("/dev/null")],
                                     stdinFile: bytes("/dev/null"))
+        #expect(result == RawResult(stdout: [], stderr: [], status: 0))
+    }
+
+    // Issue 21: `--dropped o > o` had two descriptors write one file at
+    // their own offsets, each over the other's lines.
+    private func stdoutRefused(_ flag: String, _ path: [UInt8]) -> [UInt8] {
+        bytes("pace: '\(flag)' file '") + path + bytes("' is stdout's file (lines written to both would overwrite each other)\n")
+            + bytes(usageHintTail)
+    }
+
+    @Test("--dropped o > o and --record o > o: exit 2, and nothing is written to o", arguments: ["--dropped", "--record"])
+    func stdoutsFile(flag: String) throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let o = scratch.file(bytes("o"))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes(flag), o], stdin: bytes("a\nb\n"), stdout: o)
+        #expect(result == RawResult(stdout: [], stderr: stdoutRefused(flag, o), status: 2))
+        #expect(scratch.read(bytes("o")) == [])
+    }
+
+    @Test("--dropped o >> o: refused before o is truncated, so o keeps what it held", arguments: ["--dropped", "--record"])
+    func stdoutsFileAppended(flag: String) throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let held = bytes("what o held before\n")
+        try scratch.write(held, to: bytes("o"))
+        let o = scratch.file(bytes("o"))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes(flag), o], stdin: bytes("a\nb\n"),
+                                    stdout: o, appendingStdout: true)
+        // (RawResult's stdout is the helper's own file, unused here.)
+        #expect(result == RawResult(stdout: [], stderr: stdoutRefused(flag, o), status: 2))
+        #expect(scratch.read(bytes("o")) == held)
+    }
+
+    @Test("another name for stdout's file (a hard link, a symlink) is refused too; a different file is not")
+    func stdoutsFileByOtherNames() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        try scratch.write([], to: bytes("o"))
+        let o = scratch.file(bytes("o"))
+        let hard = scratch.file(bytes("hard"))
+        let soft = scratch.file(bytes("soft"))
+        #expect(link(cString(o), cString(hard)) == 0 && symlink(cString(o), cString(soft)) == 0)
+        for other in [hard, soft] {
+            let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes("--dropped"), other],
+                                        stdin: bytes("a\nb\n"), stdout: o, appendingStdout: true)
+            #expect(result == RawResult(stdout: [], stderr: stdoutRefused("--dropped", other), status: 2))
+            #expect(scratch.read(bytes("o")) == [])
+        }
+        let d = scratch.file(bytes("d"))
+        let fine = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes("--dropped"), d], stdin: bytes("a\nb\n"),
+                                  stdout: o)
+        #expect(fine == RawResult(stdout: [], stderr: [], status: 0))
+        #expect(scratch.read(bytes("o")) == bytes("a\n"))
+        #expect(scratch.read(bytes("d")) == bytes("b\n"))
+    }
+
+    @Test("only a regular file is compared: stdout and --dropped both /dev/null is fine")
+    func stdoutDevice() throws {
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes("--dropped"), bytes("/dev/null")],
+                                    stdin: bytes("a\nb\n"), stdout: bytes("/dev/null"))
         #expect(result == RawResult(stdout: [], stderr: [], status: 0))
     }
 

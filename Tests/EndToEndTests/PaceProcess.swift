@@ -35,8 +35,8 @@ enum Pace {
         let outURL = dir.appendingPathComponent("stdout")
         let errURL = dir.appendingPathComponent("stderr")
         try Data(stdin).write(to: inURL)
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
 
         let process = Process()
         process.executableURL = executable ?? binary

@@ -76,10 +76,12 @@ func cString(_ bytes: [UInt8]) -> [CChar] { bytes.map { CChar(bitPattern: $0) } 
 extension Pace {
     /// Runs pace with `arguments` (any bytes), feeding `stdin`; the
     /// descriptors in `closed` (0, 1 or 2) are closed in pace instead.
-    /// `stdout` may name another file to open as fd 1 (`/dev/full`), and
+    /// `stdout` may name another file to open as fd 1 (`/dev/full`), as
+    /// `> file` does, or as `>> file` with `appendingStdout`, and
     /// `stdinFile` one to open as fd 0 instead of `stdin`'s bytes.
     static func spawn(_ arguments: [[UInt8]], stdin: [UInt8] = [], closed: Set<Int32> = [],
-                      stdout: [UInt8]? = nil, stdinFile: [UInt8]? = nil) throws -> RawResult {
+                      stdout: [UInt8]? = nil, appendingStdout: Bool = false,
+                      stdinFile: [UInt8]? = nil) throws -> RawResult {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         try scratch.write(stdin, to: Array("stdin".utf8))
@@ -88,7 +90,7 @@ extension Pace {
         defer { posix_spawn_file_actions_destroy(&actions) }
         let files: [(Int32, [UInt8], Int32)] = [
             (0, stdinFile ?? scratch.file(Array("stdin".utf8)), O_RDONLY),
-            (1, stdout ?? scratch.file(Array("stdout".utf8)), O_WRONLY | O_CREAT | O_TRUNC),
+            (1, stdout ?? scratch.file(Array("stdout".utf8)), O_WRONLY | O_CREAT | (appendingStdout ? O_APPEND : O_TRUNC)),
             (2, scratch.file(Array("stderr".utf8)), O_WRONLY | O_CREAT | O_TRUNC),
         ]
         for (fd, path, flags) in files {

@@ -83,6 +83,27 @@ struct TraceTests {
         #expect(lines.last?.hasPrefix("pace: trace: line 2: dropped inside the window ending at ") == true, "\(result)")
     }
 
+    // Issue 21: a key's escape sequence reached the terminal raw.
+    @Test("--marbles labels a key with an ESC and a byte that is not UTF-8 escaped")
+    func escapedMarbleLabels() throws {
+        let key: [UInt8] = Array("\u{1B}[2J".utf8) + [0xFF]
+        let input = Array("0ms ".utf8) + key + Array("\n100ms ".utf8) + key + Array("\n".utf8)
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--key-field", "2", "--marbles"], stdin: input,
+                                  environment: ["COLUMNS": "40"])
+        #expect(result.stdout == Array(input[..<(input.count - 12)]))
+        // Label `\x1b[2J\xff out`: 15, so 40 - 2 - 15 - 1 = 22 columns over
+        // 0.1 s: 0.1 -> column 21; 0.1 / 21 = 0.004761 s per column.
+        #expect(result.stderr == #"""
+            pace: marbles: 0.000000 s to 0.100000 s, 0.004761 s per column
+              \x1b[2J\xff in  a--------------------b
+              \x1b[2J\xff out a
+              a-z: a key's events in order (o after the 26th); in out, the ones emitted
+              2-9: that many in one column, *: 10 or more; -: none
+
+            """#, "\(result)")
+        #expect(result.status == 0)
+    }
+
     @Test("--marbles without --replay is a usage error")
     func marblesNeedReplay() throws {
         let result = try Pace.run(["--debounce", "1s", "--marbles"], stdin: "")

@@ -46,6 +46,18 @@ struct UsageEndToEndTests {
             """, status: 2))
     }
 
+    @Test("--time-field 1,2: the message and hint say one field, offering no list or range (issue 21)")
+    func timeFieldList() throws {
+        let result = try Pace.run(["--debounce", "1s", "--replay", "--time-field", "1,2"], stdin: "0ms a\n")
+        #expect(result == PaceResult(stdout: [], stderr: """
+            pace: invalid time field for '--time-field': '1,2': a time field is one field (a number or a NAME), not a list
+            --time-field takes one field: a number N (1-based, where the timestamp starts) or a NAME
+            (a JSON member path such as ts or log.time, or a logfmt key), not a list or a range: 2, ts.
+            See 'pace --help' for more information.
+
+            """, status: 2))
+    }
+
     @Test("--help and --version go to stdout, exit 0")
     func helpAndVersion() throws {
         let help = try Pace.run(["--help"])

@@ -156,10 +156,11 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         case let .failure(error): throw UsageError("invalid field list for '\(spelling)': \(error)", hint: fieldHint)
         }
     }
-    if let (_, value) = typed.value(.delimiter) {
-        switch parseDelimiter(value!) {
+    if typed.has(.delimiter) {
+        // Any single byte: the argument's bytes, not its text.
+        switch parseDelimiter(typed.valueBytes[.delimiter]!) {
         case let .success(byte): config.delimiter = byte
-        case let .failure(error): throw UsageError(error.description, hint: delimiterHint)
+        case let .failure(error): throw UsageError(bytes: error.bytes, hint: delimiterHint)
         }
     }
     config.replay = typed.has(.replay)
@@ -194,7 +195,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         }
         switch TimeField.parse(value!) {
         case let .success(field): config.timeField = field
-        case let .failure(error): throw UsageError("invalid time field for '\(spelling)': \(error)", hint: fieldHint)
+        case let .failure(error): throw UsageError("invalid time field for '\(spelling)': \(error)", hint: timeFieldHint)
         }
     }
     if let (_, value) = typed.value(.year) {

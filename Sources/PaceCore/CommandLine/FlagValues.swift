@@ -61,6 +61,13 @@ let fieldHint = """
     See 'pace --help' for more information.
     """
 
+/// `--time-field` takes one item: no list, no range (`fieldHint` offers both).
+let timeFieldHint = """
+    --time-field takes one field: a number N (1-based, where the timestamp starts) or a NAME
+    (a JSON member path such as ts or log.time, or a logfmt key), not a list or a range: 2, ts.
+    See 'pace --help' for more information.
+    """
+
 let delimiterHint = """
     --delimiter takes a single byte, as cut -d does: ',', '|', ':', or '\\t' for TAB.
     See 'pace --help' for more information.

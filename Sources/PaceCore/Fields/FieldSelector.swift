@@ -50,10 +50,16 @@ package enum TimeField: Equatable, Sendable {
     case name(FieldName)
 }
 
-/// Why a field list, a time field or a delimiter is refused; `description`
-/// follows `pace: `.
+/// Why a field list, a time field or a delimiter is refused; `bytes` follow
+/// `pace: ` (bytes, since they may quote an argument that is not UTF-8).
 package struct FieldSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
-    package let description: String
+    package let bytes: [UInt8]
+
+    init(description: String) { bytes = Array(description.utf8) }
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// The largest field number accepted (as before field lists existed).
@@ -85,7 +91,11 @@ extension TimeField {
     package static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> {
         let bytes = Array(text.utf8)
         if bytes.isEmpty { return .failure(FieldSyntaxError(description: "an empty time field")) }
-        switch parseItem(bytes) {
+        if bytes.contains(UInt8(ascii: ",")) {
+            return .failure(FieldSyntaxError(description: "'\(text)': a time field is one field (a number or a NAME), not a list"))
+        }
+        // A bad number's message names the one form a time field has.
+        switch parseItem(bytes, numberForms: "") {
         case let .success(.field(n)): return .success(.number(n))
         case let .success(.name(name)): return .success(.name(name))
         case .success(.range), .success(.from):
@@ -96,24 +106,29 @@ extension TimeField {
     }
 }
 
-/// `--delimiter C`: one byte; `\t` (backslash, t) means TAB.
-package func parseDelimiter(_ text: String) -> Result<UInt8, FieldSyntaxError> {
-    if text == "\\t" { return .success(0x09) }
-    let bytes = Array(text.utf8)
+/// `--delimiter C`: any one byte, read from the argument's bytes (a
+/// String would turn `\xff` into the three bytes of U+FFFD); `\t`
+/// (backslash, t) means TAB. A refused value is quoted as given, as file
+/// names are.
+package func parseDelimiter(_ bytes: [UInt8]) -> Result<UInt8, FieldSyntaxError> {
+    if bytes == [UInt8(ascii: "\\"), UInt8(ascii: "t")] { return .success(0x09) }
     guard bytes.count == 1 else {
-        let got = bytes.isEmpty ? "it is empty" : "'\(text)' is \(bytes.count) bytes"
-        return .failure(FieldSyntaxError(description: "'--delimiter' takes one byte (\(got))"))
+        let got = bytes.isEmpty ? Array("it is empty".utf8)
+            : [UInt8(ascii: "'")] + bytes + Array("' is \(bytes.count) bytes".utf8)
+        return .failure(FieldSyntaxError(bytes: Array("'--delimiter' takes one byte (".utf8) + got + [UInt8(ascii: ")")]))
     }
     return .success(bytes[0])
 }
 
-private func parseItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> {
+/// One item; `numberForms` ends a bad number's message with the forms a
+/// number may take where the item is.
+private func parseItem(_ item: [UInt8], numberForms: String = ": N, N-M or N-") -> Result<FieldItem, FieldSyntaxError> {
     let text = String(decoding: item, as: UTF8.self)
     let first = item[0]
     if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
         return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
     }
-    if isDigitByte(first) { return parseNumbered(item, text) }
+    if isDigitByte(first) { return parseNumbered(item, text, numberForms) }
     guard isNameStart(first) else {
         return .failure(FieldSyntaxError(description: "'\(text)' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"))
     }
@@ -125,25 +140,25 @@ private func parseItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> {
 }
 
 /// `N`, `N-M` or `N-`; the first byte is a digit.
-private func parseNumbered(_ item: [UInt8], _ text: String) -> Result<FieldItem, FieldSyntaxError> {
+private func parseNumbered(_ item: [UInt8], _ text: String, _ forms: String) -> Result<FieldItem, FieldSyntaxError> {
     let dash = item.firstIndex(of: UInt8(ascii: "-"))
     let low = dash.map { Array(item[..<$0]) } ?? item
     let high = dash.map { Array(item[($0 + 1)...]) }
-    guard let n = fieldNumber(low) else { return .failure(badNumber(text)) }
+    guard let n = fieldNumber(low) else { return .failure(badNumber(text, forms)) }
     guard let high else { return .success(.field(n)) }
     if high.isEmpty { return .success(.from(n)) }
     if high[0] == UInt8(ascii: "+") || high[0] == UInt8(ascii: "-") {
         return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
     }
-    guard let m = fieldNumber(high) else { return .failure(badNumber(text)) }
+    guard let m = fieldNumber(high) else { return .failure(badNumber(text, forms)) }
     guard n <= m else {
         return .failure(FieldSyntaxError(description: "'\(text)': a range N-M needs N <= M"))
     }
     return .success(.range(n, m))
 }
 
-private func badNumber(_ text: String) -> FieldSyntaxError {
-    FieldSyntaxError(description: "invalid field '\(text)' (fields count from 1, up to \(maximumFieldNumber): N, N-M or N-)")
+private func badNumber(_ text: String, _ forms: String) -> FieldSyntaxError {
+    FieldSyntaxError(description: "invalid field '\(text)' (fields count from 1, up to \(maximumFieldNumber)\(forms))")
 }
 
 /// A field number: digits only, 1 to `maximumFieldNumber`.

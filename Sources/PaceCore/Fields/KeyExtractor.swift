@@ -7,8 +7,9 @@
 // or a range) is encoded in the extractor's scratch so that no two sequences
 // meet: each value as an 8-byte length and its bytes, and each range first
 // says how many values it holds. `a b` + `c` and `a` + `b c` stay apart;
-// `shown` joins the values by one space for `--stats`, `--trace` and
-// `--marbles`, where they may look alike.
+// `shown` joins the values by one space for `PACE_KEY`, `--stats` and
+// `--marbles`, where they may look alike (still bytes: what a person sees
+// is then escaped by `displayText`).
 //
 // A range's missing fields and empty ones are the same value, so trailing
 // empty fields are dropped from it: with `--delimiter ,`, `2-` of `a,b` and

@@ -217,10 +217,31 @@ func durationText(_ ns: Nanoseconds) -> String {
     return "\(ns)ns"
 }
 
-/// A key as shown in tables and marbles: its bytes (invalid UTF-8 replaced),
-/// `""` for the empty key, cut at 24 characters.
+/// A key as shown in tables and marbles: its bytes as `displayText` shows
+/// them (control bytes, `\` and invalid UTF-8 escaped), `""` for the empty
+/// key, and past 24 characters cut to 23 and `…`. The cut counts what is
+/// shown and keeps each escape whole: `\x1b` is kept or left out, never
+/// shown as `\x`.
 func displayKey(_ key: [UInt8]) -> String {
     if key.isEmpty { return "\"\"" }
-    let text = String(decoding: key, as: UTF8.self)
-    return text.count > 24 ? String(text.prefix(23)) + "…" : text
+    let pieces = displayPieces(key)
+    let text = joined(pieces)
+    guard text.count > 24 else { return text }
+    var cut = ""
+    var length = 0
+    cutting: for piece in pieces {
+        switch piece {
+        case let .escape(escape):
+            guard length + escape.count <= 23 else { break cutting }
+            cut += escape
+            length += escape.count
+        case let .text(run):
+            for character in run {
+                guard length < 23 else { break cutting }
+                cut.append(character)
+                length += 1
+            }
+        }
+    }
+    return cut + "…"
 }

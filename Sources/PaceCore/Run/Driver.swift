@@ -161,7 +161,11 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
             case let .event(t, contentStart):
                 let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
                 var key = noKey
-                if Keys.isKeyed { key = keys.key(of: contentStart == 0 ? fields : content) }
+                // A record's line is the line as read live, whose fields
+                // did not see line 1's byte-order mark either.
+                if Keys.isKeyed {
+                    key = keys.key(of: contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):
                 report.badTime += 1

@@ -76,11 +76,15 @@ struct ArgumentParserTests {
         (["--debounce", "1s", "--delimiter", "é"], "'--delimiter' takes one byte ('é' is 2 bytes)"),
         (["--debounce", "1s", "--replay", "--time-field", "-1"], "invalid time field for '--time-field': '-1': field numbers have no sign"),
         (["--debounce", "1s", "--replay", "--time-field", "0"],
-         "invalid time field for '--time-field': invalid field '0' (fields count from 1, up to 1000000: N, N-M or N-)"),
+         "invalid time field for '--time-field': invalid field '0' (fields count from 1, up to 1000000)"),
         (["--debounce", "1s", "--replay", "--time-field", "2-"],
          "invalid time field for '--time-field': '2-': a time field is one field (a number or a NAME), not a range"),
         (["--debounce", "1s", "--replay", "--time-field", "1,2"],
-         "invalid time field for '--time-field': invalid field '1,2' (fields count from 1, up to 1000000: N, N-M or N-)"),
+         "invalid time field for '--time-field': '1,2': a time field is one field (a number or a NAME), not a list"),
+        (["--debounce", "1s", "--replay", "--time-field", "ts,2"],
+         "invalid time field for '--time-field': 'ts,2': a time field is one field (a number or a NAME), not a list"),
+        (["--debounce", "1s", "--replay", "--time-field", "2-3-4"],
+         "invalid time field for '--time-field': invalid field '2-3-4' (fields count from 1, up to 1000000)"),
         (["--debounce", "1s", "--replay", "--time-field"], "missing value for '--time-field <field>'"),
         (["--debounce", "1s", "--replay", "--time-format", "record", "--time-field", "ts"],
          "'--time-field' does not apply to --time-format record (its time is the line's prefix)"),
@@ -103,7 +107,7 @@ struct ArgumentParserTests {
         (["--throttle", "1s", "--record="], "--record: the file name is empty"),
         (["--throttle", "1s", ""], "the input file name is empty (use - for stdin)"),
         (["--throttle", "1s", "--key-field", "1000001"], "invalid field list for '--key-field': invalid field '1000001' (fields count from 1, up to 1000000: N, N-M or N-)"),
-        (["--throttle", "1s", "--replay", "--time-field", "1000001"], "invalid time field for '--time-field': invalid field '1000001' (fields count from 1, up to 1000000: N, N-M or N-)"),
+        (["--throttle", "1s", "--replay", "--time-field", "1000001"], "invalid time field for '--time-field': invalid field '1000001' (fields count from 1, up to 1000000)"),
         (["--debounce", "1..5s"], "invalid duration '1..5s' for '--debounce': unexpected '.' after '1.'"),
         (["--debounce", "1,5s"], "invalid duration '1,5s' for '--debounce': unexpected ',' after '1' (the decimal point is '.')"),
         (["--debounce", "1_000ms"], "invalid duration '1_000ms' for '--debounce': unexpected '_' after '1' (digits are written without separators)"),
@@ -134,6 +138,19 @@ struct ArgumentParserTests {
         #expect(unknown.text == "pace: unknown option '--nope'\nUsage: pace <policy> [<options>] [<file>]\nSee 'pace --help' for more information.\n")
         guard case let .failure(duration) = parseArguments(["--leading", "5"]) else { Issue.record("no error"); return }
         #expect(duration.hint.hasPrefix("A duration is a number and a unit: 300ms, 1.5s, .5s, 2m, 250us"))
+    }
+
+    // Issue 21: --time-field's hint offered ranges and lists, which it refuses.
+    @Test("a bad --time-field's hint offers one number or NAME only", arguments: ["1,2", "2-", "0", "-1", ".ts"])
+    func timeFieldHint(value: String) throws {
+        guard case let .failure(error) = parseArguments(["--debounce", "1s", "--replay", "--time-field", value]) else {
+            Issue.record("no error"); return
+        }
+        #expect(error.hint == """
+            --time-field takes one field: a number N (1-based, where the timestamp starts) or a NAME
+            (a JSON member path such as ts or log.time, or a logfmt key), not a list or a range: 2, ts.
+            See 'pace --help' for more information.
+            """)
     }
 
     @Test("each policy flag and its window")
@@ -181,6 +198,24 @@ struct ArgumentParserTests {
         let inline: [[UInt8]] = [Array("--throttle".utf8), Array("1s".utf8), Array("--record=".utf8) + [0xC3, 0x3D]]
         guard case let .success(.run(parsed)) = parseArguments(bytes: inline) else { Issue.record("no run"); return }
         #expect(parsed.recordPath == [0xC3, 0x3D])
+    }
+
+    @Test("--delimiter takes any single byte, UTF-8 or not (issue 21): arguments are bytes")
+    func delimiterBytes() throws {
+        for byte: UInt8 in [0xFF, 0x80, 0xC3] {
+            for form in [[Array("--delimiter".utf8), [byte]], [Array("--delimiter=".utf8) + [byte]]] {
+                let arguments = [Array("--throttle".utf8), Array("1s".utf8)] + form
+                guard case let .success(.run(parsed)) = parseArguments(bytes: arguments) else {
+                    Issue.record("refused: \(form)")
+                    continue
+                }
+                #expect(parsed.delimiter == byte)
+            }
+        }
+        // Two bytes that are not UTF-8 are two bytes, quoted as given.
+        let two = [Array("--throttle".utf8), Array("1s".utf8), Array("--delimiter".utf8), [0xFF, 0xFE]]
+        guard case let .failure(error) = parseArguments(bytes: two) else { Issue.record("accepted"); return }
+        #expect(error.messageBytes == Array("'--delimiter' takes one byte ('".utf8) + [0xFF, 0xFE] + Array("' is 2 bytes)".utf8))
     }
 
     @Test("--help and --version win, but not after --")

@@ -107,6 +107,33 @@ extension Fields {
             #expect(structured(line, "k") == nil, "\(line)")
         }
 
+        /// SPEC: a number or a literal ends only at a blank, `,`, `}`, `]` or
+        /// the end of the line; anything else running on makes the member
+        /// missing (issue 21).
+        @Test(arguments: [
+            #"{"k":5x}"#, #"{"k":5""#, #"{"k":5"}"#, #"{"k":5x,"a":1}"#, #"{"k":5:1}"#, #"{"k":5{}"#,
+            #"{"k":5[]}"#, #"{"k":-1.5e3x}"#, #"{"k":true"}"#, #"{"k":null:}"#, #"{"k":false5}"#,
+            #"{"k":5/}"#, #"{"k":5;}"#,
+        ])
+        func aScalarRunningOn(_ line: String) {
+            #expect(structured(line, "k") == nil, "\(line)")
+        }
+
+        @Test func whereAScalarEnds() {
+            #expect(structuredText(#"{"k":5 x"#, "k") == "5")
+            #expect(structuredText("{\"k\":5\tx", "k") == "5")
+            #expect(structuredText(#"{"k":5,x"#, "k") == "5")
+            #expect(structuredText(#"{"k":5}"#, "k") == "5")
+            #expect(structuredText(#"{"k":5]"#, "k") == "5")
+            #expect(structuredText(#"{"k":5"#, "k") == "5")
+            #expect(structuredText(#"{"k":true]"#, "k") == "true")
+            #expect(structuredText(#"{"k":null"#, "k") == "null")
+            #expect(structuredText("{\"k\":-0.5E+2\r", "k") == "-0.5E+2")
+            // A member before the one asked for is held to the same rule.
+            #expect(structuredText(#"{"a":5x,"k":1}"#, "k") == nil)
+            #expect(structuredText(#"{"a":5 ,"k":1}"#, "k") == "1")
+        }
+
         /// What follows the value is not read.
         @Test func malformedAfterTheValue() {
             #expect(structuredText(#"{"k":"v" garbage"#, "k") == "v")

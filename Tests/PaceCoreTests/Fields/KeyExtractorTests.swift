@@ -142,11 +142,12 @@ extension Fields {
         }
 
         @Test func delimiters() {
-            #expect(parseDelimiter("\\t") == .success(0x09))
-            #expect(parseDelimiter("\t") == .success(0x09))
-            #expect(parseDelimiter("\\") == .success(UInt8(ascii: "\\")))
-            #expect(parseDelimiter(",") == .success(UInt8(ascii: ",")))
-            #expect((try? parseDelimiter("::").get()) == nil)
+            #expect(parseDelimiter(Array("\\t".utf8)) == .success(0x09))
+            #expect(parseDelimiter(Array("\t".utf8)) == .success(0x09))
+            #expect(parseDelimiter(Array("\\".utf8)) == .success(UInt8(ascii: "\\")))
+            #expect(parseDelimiter(Array(",".utf8)) == .success(UInt8(ascii: ",")))
+            #expect(parseDelimiter([0xFF]) == .success(0xFF))
+            #expect((try? parseDelimiter(Array("::".utf8)).get()) == nil)
         }
     }
 }

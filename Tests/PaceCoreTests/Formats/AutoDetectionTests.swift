@@ -53,6 +53,30 @@ extension Formats {
             #expect(readOne(line, format: .auto) == .bad(.noMatch(format: "auto")))
         }
 
+        /// SPEC: `auto`'s digit guard holds on every line, not just the one
+        /// that settled the format: a `17` among epoch stamps is a bad
+        /// timestamp (issue 21), where an explicit format takes any number.
+        @Test(arguments: [
+            ("1795953600 a", "unix", ["17 b", "17.5 b", "17959536001 b", "1795953600123 b"]),
+            ("1795953600.25 a", "unix", ["17 b", "0.090 b"]),
+            ("1795953600123 a", "unix-ms", ["17 b", "1795953600 b", "17959536001234 b", "1795953600123.5 b"]),
+            ("1795953600123456 a", "unix-us", ["17 b", "1795953600123 b", "17959536001234567 b"]),
+            ("1795953600123456789 a", "unix-ns", ["17 b", "1795953600123456 b", "17959536001234567890 b"]),
+        ])
+        func theGuardHoldsOnEveryLine(_ first: String, _ format: String, _ later: [String]) {
+            for line in later {
+                let readings = readAll([first, line], format: .auto)
+                #expect(readings[1] == .bad(.noMatchDetected(format: format)), "\(line)")
+            }
+        }
+
+        @Test func anExplicitFormatTakesAnyNumberOnEveryLine() {
+            #expect(readAll(["1795953600 a", "17 b"], format: .unix) == [at(ns(nov29)), at(ns(17))])
+            #expect(readAll(["1795953600123 a", "17 b"], format: .unixMs) == [at(ns(nov29, 123_000_000)), at(17_000_000)])
+            #expect(readAll(["1795953600123456 a", "17 b"], format: .unixUs) == [at(ns(nov29, 123_456_000)), at(17_000)])
+            #expect(readAll(["1795953600123456789 a", "17 b"], format: .unixNs) == [at(ns(nov29, 123_456_789)), at(17)])
+        }
+
         /// An impossible first line is reported as such, and settles nothing.
         @Test func anImpossibleFirstLine() {
             var reader = TimestampReader(format: .auto, defaultYear: testYear)

@@ -207,6 +207,43 @@ struct InsightTests {
             """)
     }
 
+    // Issue 21: keys from a log reached the terminal raw.
+    @Test("stats table: a key's control bytes, backslash and invalid UTF-8 are shown escaped; columns fit what is shown")
+    func tableEscapes() {
+        let text = keyTableText([KeyCount(key: Array("\u{1B}[31mred".utf8), eventsIn: 3, emitted: 1),
+                                 KeyCount(key: [0xFF], eventsIn: 2, emitted: 2),
+                                 KeyCount(key: [0xFE], eventsIn: 1, emitted: 1),
+                                 KeyCount(key: Array("a\\b\tc".utf8), eventsIn: 1, emitted: 0)], distinctKeys: 4)
+        #expect(text == """
+            pace: stats by key (top 4 of 4 by events in):
+              key          in  emitted  dropped
+              \\x1b[31mred   3        1        2
+              \\xff          2        2        0
+              \\xfe          1        1        0
+              a\\\\b\\tc       1        0        1
+
+            """)
+    }
+
+    @Test("displayKey: cut to 23 characters and … past 24, after escaping, never inside an escape")
+    func displayKeyCut() {
+        let a = { (n: Int) in String(repeating: "a", count: n) }
+        #expect(displayKey([]) == "\"\"")
+        #expect(displayKey(Array(a(24).utf8)) == a(24))
+        #expect(displayKey(Array(a(25).utf8)) == a(23) + "…")
+        // 20 + 4 = 24 shown characters: not cut.
+        #expect(displayKey(Array((a(20) + "\u{1B}").utf8)) == a(20) + "\\x1b")
+        // 21 + 4 = 25: cut; the escape would end past 23, so it goes whole.
+        #expect(displayKey(Array((a(21) + "\u{1B}").utf8)) == a(21) + "…")
+        #expect(displayKey(Array(a(22).utf8) + [0xFF, 0x62]) == a(22) + "…")
+        // An escape that ends at 23 is kept.
+        #expect(displayKey(Array(a(19).utf8) + [0xFF] + Array(a(2).utf8)) == a(19) + "\\xff" + "…")
+        #expect(displayKey(Array(a(21).utf8) + [0x5C, 0x5C]) == a(21) + "\\\\" + "…")
+        // Characters, not bytes: 24 é are 48 bytes and are not cut.
+        #expect(displayKey(Array(String(repeating: "é", count: 24).utf8)) == String(repeating: "é", count: 24))
+        #expect(displayKey(Array(String(repeating: "é", count: 25).utf8)) == String(repeating: "é", count: 23) + "…")
+    }
+
     // MARK: - --marbles
 
     @Test("marbles, unkeyed: in and out scaled onto the width")
