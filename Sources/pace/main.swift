@@ -55,7 +55,7 @@ func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
 // MARK: - Main
 
 func currentUTCYear() -> Int {
-    civilYear(unixSeconds: Int64(time(nil)))
+    civilYear(of: Instant(nanoseconds: Int64(time(nil)) * 1_000_000_000))
 }
 
 // MARK: - Standard descriptors

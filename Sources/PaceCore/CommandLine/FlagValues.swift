@@ -8,12 +8,6 @@ let durationHint = """
     See 'pace --help' for more information.
     """
 
-/// The years that hold instants pace can represent (Int64 nanoseconds since
-/// 1970: `representableTimes`). Only part of the first and the last is
-/// representable; a timestamp outside that part is out of range as any is.
-package let minimumYear = 1677
-package let maximumYear = 2262
-
 func duration(_ text: String, for spelling: String) throws(UsageError) -> Nanoseconds {
     switch parseDuration(text) {
     case let .success(ns):
@@ -169,16 +163,6 @@ func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOption
 /// More commands at once than any machine runs usefully; the bound keeps a
 /// typo from asking for billions.
 package let maximumJobs = 100_000
-
-func fieldNumber(_ text: String, for spelling: String) throws(UsageError) -> Int {
-    guard let n = Int(text), n >= 1 else {
-        throw UsageError("invalid field number '\(text)' for '\(spelling)' (fields count from 1)")
-    }
-    guard n <= maximumFieldNumber else {
-        throw UsageError("invalid field number '\(text)' for '\(spelling)' (at most \(maximumFieldNumber))")
-    }
-    return n
-}
 
 func timeFormat(_ text: String) throws(UsageError) -> TimeFormat {
     if let named = TimeFormat.names.first(where: { $0.0 == text }) { return named.1 }

@@ -10,6 +10,7 @@
 // in ppoll (where signals are delivered) when nothing is there to read; live
 // mode `fill()`, once its clock's wait says input is ready.
 
+// libc: read(2), memchr and errno, through Platform's waits.
 import Glibc
 
 package struct LineReader: ~Copyable {

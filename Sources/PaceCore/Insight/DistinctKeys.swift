@@ -14,6 +14,7 @@
 // Only the scheduler's path for a key new to the key table calls it, never
 // the per-line path.
 
+// libc: log, for the sketch's small-range estimate.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

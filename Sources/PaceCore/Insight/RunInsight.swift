@@ -3,9 +3,7 @@
 // it turns them into trace lines, per-key counters and a marble recording.
 //
 // It is used only when one of those flags is given: otherwise the scheduler
-// runs with `NoObserver` and none of this code (nor its memory) is involved.
-
-import Glibc
+// holds none (nil), and none of this code (nor its memory) is involved.
 
 /// Per-key counters for `--stats` with `--key-field`.
 package struct KeyCount: Equatable, Sendable {

@@ -10,6 +10,7 @@
 // delivered (see Platform/Linux.swift). The first signal lets the write go on
 // (input ends at the loop's next check); a second one ends it at once.
 
+// libc: errno and its codes (EINTR, EAGAIN, EPIPE) and memchr.
 import Glibc
 
 /// Writes whole buffers to a file descriptor, retrying short writes and

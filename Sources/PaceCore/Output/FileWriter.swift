@@ -2,6 +2,7 @@
 // FileSink whose failures name the file, and for which a FIFO whose reader
 // left is an error (EPIPE), not the quiet end a closed stdout is.
 
+// libc: EPIPE, to name a FIFO whose reader left.
 import Glibc
 
 /// `--record`'s or `--dropped`'s file. A class: it owns its (noncopyable)

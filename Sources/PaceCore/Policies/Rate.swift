@@ -91,8 +91,4 @@ package struct Rate<Payload: Equatable>: Policy {
 
     /// Its waiting events go out at their due times after live input ends.
     package static var keepsPaceAfterInput: Bool { true }
-
-    /// How many events of the key wait (for `--stats`' backlog).
-    @inline(__always)
-    package func backlog(in state: State) -> Int { state.waiting.count }
 }

@@ -8,8 +8,6 @@
 // shares the instant taken right after the read. Timers due at or before it
 // fire first (Scheduler.send advances the clock before each event).
 
-import Glibc
-
 /// The timeline live mode acts on, and the one `--record` and `--emit-time`
 /// show: the wall clock when pace started plus the monotonic time since
 /// (CLOCK_BOOTTIME, which counts time suspended).

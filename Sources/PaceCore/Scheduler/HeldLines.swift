@@ -17,10 +17,8 @@
 // `keepBorrowed()`, which the driver calls before the reader reuses its
 // buffer.
 //
-// It is noncopyable: it owns malloc'd buffers and has exactly one owner, the
+// It is noncopyable: it owns allocated buffers and has exactly one owner, the
 // scheduler.
-
-import Glibc
 
 struct HeldLines: ~Copyable {
     /// A slot's record: its first held event and the buffer that keeps it.
@@ -53,7 +51,7 @@ struct HeldLines: ~Copyable {
     init() {}
 
     deinit {
-        records.forEach { free($0.owned) }
+        records.forEach { $0.owned?.deallocate() }
     }
 
     /// The number of the first event `slot` holds, or nil.
@@ -138,7 +136,7 @@ struct HeldLines: ~Copyable {
         let record = records.pointer(to: s)
         record.pointee.line = nil
         if record.pointee.capacity > Self.keptCapacity {
-            free(record.pointee.owned)
+            record.pointee.owned?.deallocate()
             record.pointee.owned = nil
             record.pointee.capacity = 0
         }
@@ -177,8 +175,8 @@ struct HeldLines: ~Copyable {
             // each holding a 60-byte line must not take 128 bytes apiece. It
             // doubles when lines grow, so a growing key reallocates rarely.
             let capacity = max(n, min(record.pointee.capacity * 2, keptCapacity))
-            free(record.pointee.owned)
-            guard let base = malloc(capacity) else { fatalError("pace: out of memory (\(capacity) bytes)") }
+            record.pointee.owned?.deallocate()
+            let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 1)
             record.pointee.owned = base
             record.pointee.capacity = capacity
         }

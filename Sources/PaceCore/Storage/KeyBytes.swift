@@ -4,8 +4,6 @@
 // 32 bytes, so a million active keys cost 32 MB here, where a malloc'd buffer
 // per key (at least 128 bytes, plus malloc's own) cost five times that.
 
-import Glibc
-
 struct KeyBytes: ~Copyable {
     struct Record {
         var hash: UInt64 = 0
@@ -27,7 +25,7 @@ struct KeyBytes: ~Copyable {
 
     deinit {
         records.forEach { record in
-            if record.count > Self.inlineCapacity { free(UnsafeMutableRawPointer(bitPattern: UInt(record.first))) }
+            if record.count > Self.inlineCapacity { UnsafeMutableRawPointer(bitPattern: UInt(record.first))?.deallocate() }
         }
     }
 
@@ -66,7 +64,7 @@ struct KeyBytes: ~Copyable {
         record.pointee.count = key.count
         guard key.count > 0 else { return }
         if key.count > Self.inlineCapacity {
-            guard let buffer = malloc(key.count) else { fatalError("pace: out of memory (\(key.count) bytes)") }
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: key.count, alignment: 1)
             buffer.copyMemory(from: key.baseAddress!, byteCount: key.count)
             record.pointee.first = UInt64(UInt(bitPattern: buffer))
         } else {
@@ -79,7 +77,7 @@ struct KeyBytes: ~Copyable {
 
     private func clear(_ record: UnsafeMutablePointer<Record>) {
         if record.pointee.count > Self.inlineCapacity {
-            free(UnsafeMutableRawPointer(bitPattern: UInt(record.pointee.first)))
+            UnsafeMutableRawPointer(bitPattern: UInt(record.pointee.first))?.deallocate()
         }
         record.pointee = Record()
     }

@@ -85,3 +85,9 @@ struct YearContext: Equatable {
 /// 1970 (Int64.min and Int64.max), for messages: the bounds are exact, as
 /// the parsers accept exactly these.
 package let representableTimes = "1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z"
+
+/// The years that hold those instants, `--year`'s range. Only part of the
+/// first and the last is representable; a timestamp outside that part is
+/// out of range as any is.
+package let minimumYear = 1677
+package let maximumYear = 2262

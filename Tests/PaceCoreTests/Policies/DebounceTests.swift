@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func liveEndEmitsThePendingEventAtOnce() {
-        var run = SchedulerRun(debounce)
+        var run = TestClock(policy: debounce)
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func liveEndFiresWhatIsAlreadyDueFirst() {
-        var run = SchedulerRun(debounce)
+        var run = TestClock(policy: debounce)
         run.send("a", at: 0)
         run.finishLive(at: tick(3))
         #expect(run.emissions == [Emitted(time: tick(3), "a")])

@@ -9,9 +9,9 @@ import Testing
 
 private func run(_ policy: ReferencePolicy, keyed: Bool, _ events: [ReferenceEvent]) -> [Emitted] {
     func go<P: Policy>(_ policy: P) -> [Emitted] where P.Payload == EventNumber {
-        var run = SchedulerRun(policy, keyed: keyed)
+        var run = TestClock(policy: policy, keyed: keyed)
         for event in events { run.send(event.line, key: event.key, at: event.time) }
-        run.finishReplay()
+        run.finish()
         precondition(run.isQuiet, "timers left after end of input")
         return run.emissions
     }

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func liveEndEmitsNothingMore() {
-        var run = SchedulerRun(leading)
+        var run = TestClock(policy: leading)
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))

@@ -85,7 +85,7 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
     }
 
     @Test func liveEndEmitsNothingMore() {
-        var run = SchedulerRun(limit(2, per: 4.ticks))
+        var run = TestClock(policy: limit(2, per: 4.ticks))
         run.send("a", at: 0)
         run.send("b", at: 0)
         run.send("c", at: tick(1))

@@ -14,35 +14,6 @@
 import PaceTesting
 import Testing
 
-// MARK: - Driving the Scheduler directly
-
-/// A Scheduler with a RecordingSink, driven the way replay and live mode
-/// drive it. (TestClock covers the same calls for marble tests; this one
-/// also reaches live mode's end of input.)
-struct SchedulerRun<P: Policy> where P.Payload == EventNumber {
-    private var clock: TestClock<P>
-
-    init(_ policy: P, keyed: Bool = false) {
-        clock = TestClock(policy: policy, keyed: keyed)
-    }
-
-    mutating func send(_ line: String, key: String = "", at time: Instant) {
-        clock.send(line, key: key, at: time)
-    }
-
-    /// Replay's end of input: the clock runs on until every timer has fired.
-    mutating func finishReplay() { clock.finish() }
-
-    /// Live mode's end of input at `time`: what is due by then fires as the
-    /// live loop would have fired it, the rest is emitted at once.
-    mutating func finishLive(at time: Instant) { clock.finishLive(at: time) }
-
-    var emissions: [Emitted] { clock.emissions }
-    var isQuiet: Bool { clock.isQuiet }
-    var heldKeys: Int { clock.heldKeys }
-    var stats: SchedulerStats { clock.stats }
-}
-
 // MARK: - Random streams
 
 /// Which policy a random stream runs through.
@@ -147,8 +118,8 @@ struct ProductionRun {
 }
 
 func runProduction<P: Policy>(_ policy: P, keyed: Bool, events: [ReferenceEvent], liveEnd: Instant) -> ProductionRun where P.Payload == EventNumber {
-    var replay = SchedulerRun(policy, keyed: keyed)
-    var live = SchedulerRun(policy, keyed: keyed)
+    var replay = TestClock(policy: policy, keyed: keyed)
+    var live = TestClock(policy: policy, keyed: keyed)
     var held: [(Instant, Int)] = []
     for (i, event) in events.enumerated() {
         replay.send(event.line, key: event.key, at: event.time)
@@ -157,7 +128,7 @@ func runProduction<P: Policy>(_ policy: P, keyed: Bool, events: [ReferenceEvent]
             held.append((event.time, replay.heldKeys))
         }
     }
-    replay.finishReplay()
+    replay.finish()
     live.finishLive(at: liveEnd)
     return ProductionRun(
         replay: replay.emissions, live: live.emissions, heldKeys: held,

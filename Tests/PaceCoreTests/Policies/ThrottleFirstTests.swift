@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func liveEndEmitsNothingMore() {
-        var run = SchedulerRun(throttle)
+        var run = TestClock(policy: throttle)
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))

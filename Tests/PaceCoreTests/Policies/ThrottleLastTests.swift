@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func liveEndEmitsThePendingEventAtOnce() {
-        var run = SchedulerRun(throttle)
+        var run = TestClock(policy: throttle)
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))

@@ -86,8 +86,9 @@ func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     return 365 * marchYear + leapDays + dayOfMarchYear - daysFromYearZeroMarchToEpoch
 }
 
-/// The calendar year (UTC) that contains `t`.
-func civilYear(of t: Instant) -> Int {
+/// The calendar year (UTC) that contains `t` (also `--year`'s default: the
+/// year pace starts in).
+package func civilYear(of t: Instant) -> Int {
     let days = Int(floorDivide(t.nanoseconds, Int64(secondsPerDay) * nanosecondsPerSecond))
     // 146097 days make 400 Gregorian years: the estimate is off by a year at
     // most, one way or the other, which its January 1st tells.
@@ -100,7 +101,8 @@ func civilYear(of t: Instant) -> Int {
 
 // MARK: - Validation and conversion
 
-/// Years beyond this are out of pace's range anyway (about 1678 to 2262);
+/// Years beyond this are out of pace's range anyway (`minimumYear` to
+/// `maximumYear`);
 /// refusing them early keeps the day arithmetic far from overflowing when
 /// `--year` is absurd.
 private let plausibleYearMagnitude = 1_000_000

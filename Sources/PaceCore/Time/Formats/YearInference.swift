@@ -39,7 +39,8 @@ func resolveYearless(_ stamp: CivilStamp, context: YearContext) -> Resolution {
         guard stamp.dateExists(inYear: year) else { continue }
         // Candidates lie within about two years of the latest time, so the
         // difference fits in Int64 nanoseconds even where the candidate
-        // itself does not (near 1678 or 2262); it is converted below.
+        // itself does not (near `minimumYear` or `maximumYear`); it is
+        // converted below.
         let seconds = Int64(stamp.epochSeconds(inYear: year))
         let distance = ((seconds - latestSeconds) * nanosecondsPerSecond + (stamp.nanoseconds - latestFraction)).magnitude
         if distance < bestDistance {
