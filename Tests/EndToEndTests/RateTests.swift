@@ -128,6 +128,33 @@ struct RateEndToEndTests {
         #expect(result.status == 0)
     }
 
+    @Test("live: the backlog's due time and the bucket's refill pass before end of input is read; pace still ends",
+          .timeLimit(.minutes(1)))
+    func backlogDueBeforeEndOfInputIsRead() throws {
+        // One line a second: a at once, b due 1 s later, the bucket full
+        // again at 2 s. pace is stopped while it waits for b, input is
+        // closed, and it is let go only after 3 s: its wait then reports the
+        // end of input with b's due time and the refill both past.
+        let pace = try PipedPace(["--rate", "1/s"])
+        pace.write("a\nb\n")
+        // Both lines were read together: a coming out says b is held.
+        #expect(pace.readLine() == "a")
+        kill(pace.pid, SIGSTOP)
+        #expect(waitUntilStopped(pace.pid), "pace did not stop")
+        pace.closeInput()
+        // Not synchronisation: the pause is what makes b's due time and the
+        // refill pass before pace reads the end of input.
+        usleep(3_000_000)
+        let resumed = monotonicSeconds()
+        kill(pace.pid, SIGCONT)
+        let end = pace.finish(timeout: 5, closingInput: false)
+        let took = monotonicSeconds() - resumed
+        #expect(end.status == 0, "pace did not exit (it sleeps with nothing left to wake it)")
+        #expect(String(decoding: end.output, as: UTF8.self) == "b\n")
+        #expect(end.errors == "")
+        #expect(took < 2, "pace took \(took) s to end after SIGCONT")
+    }
+
     @Test("SIGTERM while the live backlog waits: it is written out at once, exit 143")
     func sigtermDuringBacklog() throws {
         // One line every 10 s: after a, b is due 10 s later and c 20 s.
@@ -153,4 +180,19 @@ struct RateEndToEndTests {
         #expect(rest.allSatisfy { $0.micros >= a.micros && $0.micros < a.micros + 10_000_000 })
         #expect(waited < 5, "pace took \(waited) s to write its backlog after SIGTERM")
     }
+}
+
+/// Waits (up to 10 s) until process `pid` is stopped (state T in
+/// /proc/PID/stat): a SIGSTOP has taken effect.
+private func waitUntilStopped(_ pid: pid_t) -> Bool {
+    let deadline = monotonicSeconds() + 10
+    while monotonicSeconds() < deadline {
+        if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+           let close = stat.lastIndex(of: ")"),
+           stat[stat.index(after: close)...].split(separator: " ").first == "T" {
+            return true
+        }
+        usleep(1000)
+    }
+    return false
 }

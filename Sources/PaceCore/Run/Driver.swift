@@ -86,16 +86,21 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // and overwrites.
                 scheduler.keepBorrowedLines()
                 try mode.caughtUp()
+                // First what is due by now: a wait that came back late (a
+                // loaded or stopped pace) may find the end of input together
+                // with due timers, which release held lines and forget keys.
+                if Mode.isLive { try scheduler.advance(to: mode.now) }
                 if ending {
                     // Live end of input under a shaper (`--rate`): its held
                     // events keep their pace, so the loop goes on waiting,
                     // for timers only, until none is held; a signal, or
                     // stdout's reader going away, ends that as it ends input.
+                    // Asked after the advance: asked before it, lines it then
+                    // released left the loop waiting for a timer no longer set.
                     guard Mode.isLive && P.keepsPaceAfterInput && report.end == .endOfInput
                         && scheduler.heldEvents > 0 else { break reading }
                     mode.inputEnded()
                 }
-                if Mode.isLive { try scheduler.advance(to: mode.now) }
                 scheduler.flushInsight()
                 // A signal that came while lines were being handled is seen
                 // here, before the wait; one that comes during the wait

@@ -192,6 +192,25 @@ struct LiveLoopTests {
         #expect(run.waits == [nil, wake(at: start + ms(50)), wake(at: start + ms(50)), wake(at: start + ms(100))])
     }
 
+    @Test("--rate: lines whose due time has passed when end of input is read go out, then the run ends")
+    func rateBacklogDueBeforeEndOfInputIsRead() {
+        // 20 per s: a at once, b due at 50 ms, the bucket full again at
+        // 100 ms. The wake-up for b comes late (a stopped or loaded pace),
+        // after input has ended at 200 ms: the advance to 200 ms releases b
+        // and forgets the key, so nothing is held and no timer is left to
+        // wait for.
+        let run = runScripted(["--rate", "20/s"], [
+            (ms(0), .input("a\nb\n")),
+            (ms(200), .endOfInput),
+        ], lateness: ms(500))
+        let start = liveInstant(0)
+        #expect(run.emissions == [Emitted(time: start, "a"), Emitted(time: start + ms(50), "b")])
+        #expect(run.report.end == .endOfInput)
+        // Idle, then b's due time; then no wait at all (the scripted clock
+        // records a wait without deadline after the script as an issue).
+        #expect(run.waits == [nil, wake(at: start + ms(50))])
+    }
+
     @Test("a signal while --rate's backlog waits after end of input emits the rest at once", arguments: [SIGTERM, SIGINT])
     func signalDuringRateBacklog(_ signal: Int32) {
         let run = runScripted(["--rate", "20/s"], [
