@@ -155,6 +155,55 @@ struct RateEndToEndTests {
         #expect(took < 2, "pace took \(took) s to end after SIGCONT")
     }
 
+    @Test("SIGUSR1 while the live backlog waits: the waiting lines are pending, not dropped, with the final rows")
+    func statsSoFarDuringBacklog() throws {
+        // One line every 10 s: a goes out, b and c wait.
+        let pace = try PipedPace(["--rate", "1/10s", "--count", "--stats"])
+        pace.write("a\nb\nc\n")
+        // The three were read together: a coming out says b and c are held.
+        #expect(pace.readLine() == "1\ta")
+        #expect(pace.send(SIGUSR1))
+        var soFar: [String] = []
+        while let line = pace.readLine(stderr: true) {
+            soFar.append(line)
+            if line.hasPrefix("  uncounted discards:") { break }
+        }
+        #expect(soFar == ["pace: stats:",
+                          "  events in:           3",
+                          "  emitted:             1",
+                          "  dropped:             0",
+                          "  pending:             2",
+                          "  distinct keys:       1",
+                          "  peak active keys:    1",
+                          "  clamped timestamps:  0",
+                          "  bad-time lines:      0",
+                          "  passed through:      0",
+                          "  empty lines:         0",
+                          "  peak backlog:        2",
+                          "  uncounted discards:  0"])
+        // SIGTERM writes the backlog at once; the final summary has no
+        // pending row.
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish()
+        #expect(end.status == 143)
+        #expect(String(decoding: end.output, as: UTF8.self) == "1\tb\n1\tc\n")
+        #expect(end.errors == """
+            pace: stats:
+              events in:           3
+              emitted:             3
+              dropped:             0
+              distinct keys:       1
+              peak active keys:    1
+              clamped timestamps:  0
+              bad-time lines:      0
+              passed through:      0
+              empty lines:         0
+              peak backlog:        2
+              uncounted discards:  0
+
+            """)
+    }
+
     @Test("SIGTERM while the live backlog waits: it is written out at once, exit 143")
     func sigtermDuringBacklog() throws {
         // One line every 10 s: after a, b is due 10 s later and c 20 s.

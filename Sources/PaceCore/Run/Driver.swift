@@ -68,12 +68,14 @@ package enum LineStamp {
 }
 
 /// Runs input through `scheduler` until end of input, a signal, a failure or
-/// a bad timestamp under `--on-bad-time error`.
+/// a bad timestamp under `--on-bad-time error`. `summary` says which rows
+/// `--stats` has (`peak backlog`, `uncounted discards`): SIGUSR1's summary of
+/// the run so far has them too.
 func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink>, _ input: inout LineReader, mode: inout Mode,
-    keys: KeyExtractor, onBadTime: BadTimeAction, signals: RunSignals
+    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals
 ) -> RunReport where P.Payload == EventNumber {
-    var report = RunReport()
+    var report = summary
     var lineNumber: EventNumber = 0
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
@@ -108,7 +110,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 let signal = signals.termination()
                 if signals.takeStatsRequest() {
                     report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
-                                           topKeys: scheduler.topKeys())
+                                           topKeys: scheduler.topKeys(), pending: Int64(scheduler.heldEvents))
                 }
                 if signal != 0 {
                     report.end = .signal(signal)

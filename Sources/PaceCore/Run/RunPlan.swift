@@ -47,9 +47,7 @@ struct RunPlan {
         case let .limit(rate):
             return keyed(Limit(rate: rate), &mode, &input, &sink)
         case let .rate(rate):
-            var report = keyed(Rate(rate: rate), &mode, &input, &sink)
-            report.reportsBacklog = true
-            return report
+            return keyed(Rate(rate: rate), &mode, &input, &sink)
         }
     }
 
@@ -83,11 +81,14 @@ struct RunPlan {
     ) -> RunReport where P.Payload == EventNumber {
         var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink,
                                   observer: RunInsight.wanted(by: configuration, traceFD: traceFD), dropped: dropped)
+        // The summary's rows, known before the run: SIGUSR1's has them too.
+        var summary = RunReport()
+        if case .rate = configuration.policy { summary.reportsBacklog = true }
+        summary.counted = configuration.count
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                    onBadTime: configuration.onBadTime, signals: signals)
+                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals)
         scheduler.reportInsight(into: &report, columns: columns)
-        report.counted = configuration.count
         sink = scheduler.takeSink()
         return report
     }

@@ -40,6 +40,13 @@ package struct RunReport: Equatable, Sendable {
     /// `--count` was given: `--stats` shows the discards it could not count.
     package var counted = false
 
+    /// Lines read and not yet decided (held by the policy: `--rate`'s
+    /// waiting lines, a pending one) when SIGUSR1 asks for the run so far;
+    /// neither emitted nor dropped yet. 0 at the end: everything pending was
+    /// emitted by then, or (a closed stdout, a second signal) is counted as
+    /// dropped, as ever.
+    package var pending: Int64 = 0
+
     /// `--exec`'s counters.
     package var commands: CommandStats?
     /// What `--exec`'s commands add to the exit status: 0, 123 (one failed)
@@ -61,18 +68,26 @@ package struct RunReport: Equatable, Sendable {
 
     /// SIGUSR1: the `--stats` summary of the run so far, on stderr.
     func writeStatsSoFar(_ stats: SchedulerStats, clamped: Int64 = 0, commands: CommandStats? = nil,
-                         topKeys: [KeyCount]?) {
+                         topKeys: [KeyCount]?, pending: Int64 = 0) {
+        var text = soFar(stats, clamped: clamped, commands: commands, topKeys: topKeys, pending: pending).statsText
+        text.withUTF8 { try? writeAll(fd: 2, UnsafeRawBufferPointer($0), target: "stderr") }
+    }
+
+    /// The report of the run so far, with the counters of this moment.
+    func soFar(_ stats: SchedulerStats, clamped: Int64 = 0, commands: CommandStats? = nil,
+               topKeys: [KeyCount]?, pending: Int64 = 0) -> RunReport {
         var soFar = self
         soFar.commands = commands
         soFar.scheduler = stats
         soFar.clamped = clamped
         soFar.topKeys = topKeys
-        var text = soFar.statsText
-        text.withUTF8 { try? writeAll(fd: 2, UnsafeRawBufferPointer($0), target: "stderr") }
+        soFar.pending = pending
+        return soFar
     }
 
-    /// Events that entered the policy and did not come out.
-    package var dropped: Int64 { scheduler.eventsIn - scheduler.emitted }
+    /// Events that entered the policy and were discarded: did not come out,
+    /// and are not pending.
+    package var dropped: Int64 { scheduler.eventsIn - scheduler.emitted - pending }
 
     /// `--stats`' summary for stderr.
     package var statsText: String {
@@ -82,6 +97,11 @@ package struct RunReport: Equatable, Sendable {
             ("events in", String(scheduler.eventsIn)),
             ("emitted", String(scheduler.emitted)),
             ("dropped", String(dropped)),
+        ]
+        // Only where lines can be pending (a summary mid-run), so that the
+        // final summary's rows stay as they were.
+        if pending != 0 { rows.append(("pending", String(pending))) }
+        rows += [
             ("distinct keys", distinct),
             ("peak active keys", String(scheduler.peakActiveKeys)),
             ("clamped timestamps", String(clamped)),
