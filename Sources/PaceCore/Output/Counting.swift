@@ -15,6 +15,10 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     private let forgotten: ForgottenCounts
     /// See `countsPassTheirBound`.
     private var pastBound = false
+    /// Idle keys still in the table that owe a count, oldest first: they
+    /// are remembered too, within the same bound as the forgotten ones
+    /// (SPEC's bound is the total).
+    private var idleOwing = SlotLRU()
 
     /// `forgottenCapacity`: how many forgotten keys' counts are remembered
     /// (SPEC: 1,000,000; tests make it small).
@@ -55,13 +59,40 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
         pastBound = keysInTable + forgotten.count > forgotten.capacity
     }
 
-    /// The key leaves the table: what it owes is remembered.
+    /// The key leaves the table: what it owes is remembered. It moves from
+    /// the idle keys that owe to the forgotten ones: the total stays.
     @inline(never)
     package mutating func keyLeft(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64) {
         let count = owed[Int(slot)]
         guard count > 0 else { return }
+        idleOwing.remove(slot)
         forgotten.remember(key, hash: hash, owed: count)
         owed[Int(slot)] = 0
+    }
+
+    /// The key went idle; if it owes a count, its slot keeps it: one more
+    /// idle key remembered with a count. Past the bound the least recently
+    /// seen give theirs up: those ForgottenCounts keeps (they left the idle
+    /// list before any key now on it), then, with a bound below the idle
+    /// keys the table keeps (tests), the oldest idle one that owes.
+    @inline(__always)
+    package mutating func keyIdled(slot: Int32) {
+        if owed[Int(slot)] > 0 { keepWhileIdle(slot) }
+    }
+
+    @inline(never)
+    private mutating func keepWhileIdle(_ slot: Int32) {
+        idleOwing.push(slot)
+        guard !forgotten.makeRoom(besides: idleOwing.count) else { return }
+        let oldest = idleOwing.popOldest()
+        forgotten.giveUp(owed[Int(oldest)])
+        owed[Int(oldest)] = 0
+    }
+
+    /// An idle key is back: its count is its own again, not a remembered one.
+    @inline(__always)
+    package mutating func keyReturned(slot: Int32) {
+        if idleOwing.contains(slot) { idleOwing.remove(slot) }
     }
 
     /// Whether the keys in the table and the forgotten keys with counts are

@@ -7,8 +7,12 @@
 // the discards of a key forgotten here are never counted, and `uncounted`
 // says how many.
 //
-// Entries are numbered like slots and found through a KeyTable; a doubly
-// linked list through entry numbers keeps them oldest first.
+// The bound is the total of idle keys remembered with a count: the idle keys
+// still in the key table that owe one keep it in their slots, and count too
+// (the counting layer calls `makeRoom(besides:)`).
+//
+// Entries are numbered like slots and found through a KeyTable; a SlotLRU
+// through entry numbers keeps them oldest first.
 
 /// A class: it owns a (noncopyable) key table; the counting layer holds the
 /// one reference.
@@ -18,14 +22,13 @@ final class ForgottenCounts {
 
     let capacity: Int
     private var table = KeyTable()
-    /// Per entry: the count it owes, and its neighbours (older, newer).
+    /// Per entry: the count it owes.
     private var counts: [Int64] = []
-    private var older: [Int32] = []
-    private var newer: [Int32] = []
-    private var oldest: Int32 = -1
-    private var newest: Int32 = -1
+    /// The entries, least recently remembered first.
+    private var order = SlotLRU()
     private var free: [Int32] = []
-    /// Discards of keys forgotten here, never counted.
+    /// Discards of keys forgotten here, or given up elsewhere to stay within
+    /// the bound, never counted.
     private(set) var uncounted: Int64 = 0
 
     init(capacity: Int = ForgottenCounts.defaultCapacity) {
@@ -39,28 +42,17 @@ final class ForgottenCounts {
     /// Remembers that `key` (not remembered yet) owes `owed` discards; when
     /// that makes one too many, the oldest is forgotten.
     func remember(_ key: UnsafeRawBufferPointer, hash: UInt64, owed: Int64) {
-        if table.count == capacity {
-            let victim = oldest
-            uncounted += counts[Int(victim)]
-            unlink(victim)
-            table.remove(slot: victim)
-            free.append(victim)
-        }
+        if table.count == capacity { forgetOldest() }
         let entry: Int32
         if let reused = free.popLast() {
             entry = reused
         } else {
             entry = Int32(counts.count)
             counts.append(0)
-            older.append(-1)
-            newer.append(-1)
         }
         counts[Int(entry)] = owed
         table.insert(key, hash: hash, slot: entry)
-        older[Int(entry)] = newest
-        newer[Int(entry)] = -1
-        if newest >= 0 { newer[Int(newest)] = entry } else { oldest = entry }
-        newest = entry
+        order.push(entry)
     }
 
     /// The count `key` owes, which it takes back (0 when not remembered).
@@ -68,15 +60,29 @@ final class ForgottenCounts {
     func take(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Int64 {
         guard table.count > 0, let entry = table.find(key, hash: hash) else { return 0 }
         let owed = counts[Int(entry)]
-        unlink(entry)
+        order.remove(entry)
         table.remove(slot: entry)
         free.append(entry)
         return owed
     }
 
-    private func unlink(_ entry: Int32) {
-        let (o, n) = (older[Int(entry)], newer[Int(entry)])
-        if o >= 0 { newer[Int(o)] = n } else { oldest = n }
-        if n >= 0 { older[Int(n)] = o } else { newest = o }
+    /// Forgets the oldest keys until they and `others` (idle keys that keep
+    /// their counts elsewhere) are within the capacity, or none is left here;
+    /// false when `others` alone are still more.
+    func makeRoom(besides others: Int) -> Bool {
+        while table.count > 0 && table.count + others > capacity { forgetOldest() }
+        return others <= capacity
+    }
+
+    /// A count kept elsewhere is given up to stay within the bound.
+    func giveUp(_ owed: Int64) { uncounted += owed }
+
+    /// The least recently remembered key is forgotten; its discards go
+    /// uncounted.
+    private func forgetOldest() {
+        let victim = order.popOldest()
+        uncounted += counts[Int(victim)]
+        table.remove(slot: victim)
+        free.append(victim)
     }
 }

@@ -87,6 +87,10 @@ package protocol LineSink: ~Copyable {
     mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int)
     /// The key of `slot` leaves the key table (its slot is reused after).
     mutating func keyLeft(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64)
+    /// The key of `slot` went idle (it stays in the table for a while).
+    mutating func keyIdled(slot: Int32)
+    /// The key of `slot`, idle in the table, has an event again.
+    mutating func keyReturned(slot: Int32)
     /// The keys the sink remembers counts for, with those in the table,
     /// are past the bound it keeps: see Scheduler, "Lapsed keys".
     var countsPassTheirBound: Bool { get }
@@ -102,6 +106,10 @@ extension LineSink where Self: ~Copyable {
     package mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int) {}
     @inline(__always)
     package mutating func keyLeft(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64) {}
+    @inline(__always)
+    package mutating func keyIdled(slot: Int32) {}
+    @inline(__always)
+    package mutating func keyReturned(slot: Int32) {}
     package var countsPassTheirBound: Bool { false }
     package var uncountedDiscards: Int64 { 0 }
     /// A sink that buffers nothing has nothing to write out.

@@ -10,11 +10,17 @@
 // needs it, told of a key joining or leaving the table: counts in the
 // counting layer (Output/Counting.swift), distinct keys in the observer.
 
+/// Idle keys the key table keeps (see SlotLRU); when one more goes idle, the
+/// oldest idle key leaves the table.
+package let idleKeysKept = 1024
+
 /// Where a key's events go: its slot, and whether the key just joined the
-/// key table (then `hash` is its hash and `keysInTable` counts it).
+/// key table (then `hash` is its hash and `keysInTable` counts it) or came
+/// back from the idle list.
 package struct KeySlot {
     package var slot: Int32
     package var joined: Bool
+    package var returned: Bool
     package var hash: UInt64
     package var keysInTable: Int
 }
@@ -58,7 +64,7 @@ package struct OneKey<State>: KeyStore {
 
     @inline(__always)
     package mutating func slot(for key: UnsafeRawBufferPointer, counters: inout SchedulerStats) -> KeySlot {
-        KeySlot(slot: 0, joined: false, hash: 0, keysInTable: 1)
+        KeySlot(slot: 0, joined: false, returned: false, hash: 0, keysInTable: 1)
     }
 
     @inline(__always)
@@ -112,7 +118,8 @@ package struct ManyKeys<State>: KeyStore, ~Copyable {
     private var used = 0
     private var keys = KeyTable()
     package var timers = TimerQueue()
-    private var idle = IdleList()
+    /// Idle keys still in the table, oldest first (at most `idleKeysKept`).
+    private var idle = SlotLRU()
     /// Slots no key owns, to be reused.
     private var freeSlots: [Int32] = []
 
@@ -130,8 +137,9 @@ package struct ManyKeys<State>: KeyStore, ~Copyable {
                 idle.remove(slot)
                 states[Int(slot)] = initialState
                 Self.activate(&counters)
+                return KeySlot(slot: slot, joined: false, returned: true, hash: hash, keysInTable: 0)
             }
-            return KeySlot(slot: slot, joined: false, hash: hash, keysInTable: 0)
+            return KeySlot(slot: slot, joined: false, returned: false, hash: hash, keysInTable: 0)
         }
         let slot: Int32
         if let free = freeSlots.popLast() {
@@ -144,7 +152,7 @@ package struct ManyKeys<State>: KeyStore, ~Copyable {
         states[Int(slot)] = initialState
         keys.insert(key, hash: hash, slot: slot)
         Self.activate(&counters)
-        return KeySlot(slot: slot, joined: true, hash: hash, keysInTable: keys.count)
+        return KeySlot(slot: slot, joined: true, returned: false, hash: hash, keysInTable: keys.count)
     }
 
     @inline(__always)
@@ -168,11 +176,14 @@ package struct ManyKeys<State>: KeyStore, ~Copyable {
     package mutating func release<Sink: LineSink & ~Copyable>(_ slot: Int32, counters: inout SchedulerStats,
                                                               telling sink: inout Sink) {
         counters.activeKeys -= 1
-        if let evicted = idle.push(slot) {
+        idle.push(slot)
+        if idle.count > idleKeysKept {
+            let evicted = idle.popOldest()
             if Sink.counts { keys.withKey(of: evicted) { key, hash in sink.keyLeft(slot: evicted, key: key, hash: hash) } }
             keys.remove(slot: evicted)
             freeSlots.append(evicted)
         }
+        if Sink.counts { sink.keyIdled(slot: slot) }
     }
 
     package var heldKeys: Int { keys.count - idle.count }

@@ -130,6 +130,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         let found = keys.slot(for: key, counters: &counters)
         let slot = found.slot
         if Keys.isKeyed && found.joined { keyJoined(found, key) }
+        if Keys.isKeyed && Sink.counts && found.returned { sink.keyReturned(slot: slot) }
         if P.timersOnlyForget && Keys.isKeyed && counters.peakActiveKeys != peakBefore {
             try forgetLapsedKeys(at: t, peakBefore: peakBefore)
         }

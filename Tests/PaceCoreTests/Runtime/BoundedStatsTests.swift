@@ -154,6 +154,23 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
         }
     }
 
+    @Test func roomIsMadeForCountsKeptElsewhereOldestFirst() {
+        let counts = ForgottenCounts(capacity: 3)
+        for (i, key) in ["a", "b", "c"].enumerated() {
+            keyBytes(key) { counts.remember($0, hash: hashBytes($0), owed: Int64(i + 1)) }
+        }
+        // 2 idle keys keep counts in their slots: a (1) and b (2) go.
+        #expect(counts.makeRoom(besides: 2))
+        #expect(counts.count == 1)
+        #expect(counts.uncounted == 3)
+        // 4 are more than the bound even with nothing here: c (3) goes too.
+        #expect(!counts.makeRoom(besides: 4))
+        #expect(counts.count == 0)
+        #expect(counts.uncounted == 6)
+        counts.giveUp(5)
+        #expect(counts.uncounted == 11)
+    }
+
     @Test func aKeyPushedOffTheIdleListKeepsItsCount() {
         // Each key: an emission and a dropped event, then its window ends and
         // it goes idle; 3,000 keys push most of them out of the key table

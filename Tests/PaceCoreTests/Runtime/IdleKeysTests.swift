@@ -117,12 +117,13 @@ struct IdleKeysMemoryTests {
 /// are forgotten on time, as they were, and a count is given up where it was.
 /// Here the capacity is 10: 1,035 keys each let one line through and drop
 /// one (each owes 1), an hour's window; then k0 comes back. Its window is
-/// over, so every key is idle: the idle list keeps 1,024, ForgottenCounts
-/// takes the 11 it pushes out (k0 first) and gives up k0's, the oldest.
+/// over, so every key is idle, k0 first: of the 1,035 idle keys owing a
+/// count, the 10 last idle keep theirs (the bound counts the idle list's
+/// keys too), and 1,025 are given up, k0's among them.
 struct LapsedKeysOwingCountsTests {
     @Test func pastTheBoundLapsedKeysAreForgottenOnTime() throws {
         let hour: Nanoseconds = 3_600_000_000_000
-        let keyCount = IdleList.capacity + 11
+        let keyCount = idleKeysKept + 11
         var scheduler = Scheduler(
             policy: ThrottleFirst<EventNumber>(window: hour),
             keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self,
@@ -146,16 +147,59 @@ struct LapsedKeysOwingCountsTests {
             try k0.withUTF8 { try scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer($0),
                                                  at: Instant(nanoseconds: hour.count + 1), number: number) }
         }
-        #expect(scheduler.stats.uncountedDiscards == 1)
+        #expect(scheduler.stats.uncountedDiscards == 1_025)
         try scheduler.finish()
         let emissions = scheduler.sink.base.emissions
         #expect(emissions.count == keyCount + 1)
         #expect(emissions.dropLast().allSatisfy { $0.count == 1 })
         // k0's dropped line went uncounted: its line counts only itself.
         #expect(emissions.last == Emitted(time: Instant(nanoseconds: hour.count + 1), line: Array(back.utf8), count: 1))
-        // At the end k0 is idle again: it pushes k11 out of the idle list,
-        // and ForgottenCounts gives up k1's count for it.
-        #expect(scheduler.stats.uncountedDiscards == 2)
+        // At the end k0 is idle again, owing nothing: it pushes k11, whose
+        // count was given up, out of the idle list; nothing more is lost.
+        #expect(scheduler.stats.uncountedDiscards == 1_025)
         #expect(scheduler.stats.peakActiveKeys == Int64(keyCount))
+    }
+}
+
+/// SPEC's bound on the idle keys remembered with a count is the total: the
+/// ones still in the key table (on the idle list, whose slots keep their
+/// counts) and those ForgottenCounts keeps after them. Here it is 3: 1,034
+/// keys each let one line through and drop one (each owes 1), one key after
+/// another, each idle before the next comes; then each comes back once. Only
+/// the 3 keys last idle still have their count; every other discard went
+/// uncounted. (Counting the idle list's 1,024 on top, 1,027 keys came back
+/// with their count, and 7 discards went uncounted.)
+struct IdleKeysOwingCountsBoundTests {
+    @Test func theBoundCountsTheIdleListsKeysToo() throws {
+        let bound = 3
+        let keyCount = idleKeysKept + 10
+        let window: Nanoseconds = 10
+        var scheduler = Scheduler(
+            policy: ThrottleFirst<EventNumber>(window: window),
+            keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self,
+            sink: Counted(RecordingSink(), forgottenCapacity: bound))
+        var number: EventNumber = 0
+        func send(_ text: String, key: String, at t: Int64) throws {
+            number += 1
+            var line = text
+            var key = key
+            try line.withUTF8 { l in
+                try key.withUTF8 { try scheduler.send(UnsafeRawBufferPointer(l), key: UnsafeRawBufferPointer($0),
+                                                      at: Instant(nanoseconds: t), number: number) }
+            }
+        }
+        // Key k at 100 k ns: its window is over (and it idle) when k + 1 comes.
+        for k in 0..<keyCount {
+            try send("k\(k) a", key: "k\(k)", at: Int64(k) * 100)
+            try send("k\(k) b", key: "k\(k)", at: Int64(k) * 100)
+        }
+        // All back at one instant: each key's window is open again until
+        // the end, so none goes idle and pushes another off the list.
+        let back = Int64(keyCount) * 100 + 1_000
+        for k in 0..<keyCount { try send("k\(k) back", key: "k\(k)", at: back) }
+        try scheduler.finish()
+        let counts = scheduler.sink.base.emissions.filter { $0.line.suffix(4) == Array("back".utf8) }.map(\.count)
+        #expect(counts == Array(repeating: 1, count: keyCount - bound) + Array(repeating: 2, count: bound))
+        #expect(scheduler.stats.uncountedDiscards == Int64(keyCount - bound))
     }
 }
