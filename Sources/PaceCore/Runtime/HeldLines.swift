@@ -172,6 +172,10 @@ struct HeldLines: ~Copyable {
     /// The bytes of every slot's own buffer (for memory tests).
     var bufferBytes: Int { (0..<allocated).reduce(0) { $0 + records[$1].capacity } }
 
+    /// The bytes allocated for the events held after each slot's first (for
+    /// memory tests).
+    var queueBytes: Int { more.values.reduce(0) { $0 + $1.storageBytes } }
+
     @inline(__always)
     private static func copy(_ line: UnsafeRawBufferPointer, into record: UnsafeMutablePointer<Record>) {
         let n = line.count
@@ -203,6 +207,9 @@ struct LineQueue {
     private var head = 0
 
     var isEmpty: Bool { head == bytes.count }
+
+    /// The bytes allocated for the entries (for memory tests).
+    var storageBytes: Int { bytes.capacity }
 
     mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber) {
         withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
