@@ -232,8 +232,21 @@ struct LineQueue {
             bytes.removeAll(keepingCapacity: true)
             self.head = 0
         } else if self.head > 4096 && self.head * 2 > bytes.count {
-            bytes.removeSubrange(0..<self.head)
+            // What is left moves to the front, in place; but storage far
+            // larger than that (a long backlog that drained to a few lines)
+            // is given up for storage of its size, or the longest backlog's
+            // bytes would stay allocated for as long as any line waits.
+            let left = bytes.count - self.head
+            if bytes.capacity > 4 * left + Self.keptSlack {
+                bytes = Array(bytes[self.head...])
+            } else {
+                bytes.removeSubrange(0..<self.head)
+            }
             self.head = 0
         }
     }
+
+    /// Storage kept past four times what waits, so that a short steady
+    /// backlog compacts in place without reallocating.
+    private static let keptSlack = 64 * 1024
 }

@@ -64,6 +64,24 @@ struct HeldLinesMemoryTests {
         #expect(backlog.held.queueBytes == 0)
     }
 
+    @Test("a long backlog drained to a few lines that keep waiting leaves the queue's storage small")
+    func drainedToAFew() {
+        var backlog = Backlog()
+        for _ in 0..<Self.backlog { backlog.hold(0) }
+        while backlog.waiting > 11 { backlog.emit(0) }
+        // Lines now come as fast as they go: 10 wait behind the first.
+        for _ in 0..<10_000 {
+            backlog.hold(0)
+            backlog.emit(0)
+        }
+        #expect(backlog.wrongLines == 0)
+        #expect(backlog.waiting == 11)
+        #expect(backlog.held.queueBytes <= Self.smallStorage, "bytes kept for 10 waiting lines")
+        while backlog.waiting > 0 { backlog.emit(0) }
+        #expect(backlog.wrongLines == 0)
+        #expect(backlog.held.queueBytes == 0)
+    }
+
     @Test("a short backlog that never drains, over a long run, keeps the queue's storage small")
     func steadyBacklog() {
         var backlog = Backlog()
