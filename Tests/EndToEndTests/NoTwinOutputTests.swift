@@ -10,13 +10,15 @@
 // EACCES for its twin, as under `sudo -u` with a pipe of the caller's. Each
 // test checks that pace holds no second descriptor of the pipe, then that a
 // slow reader gets every byte and that signals end a blocked write as they
-// do with a twin.
+// do with a twin. Without /proc at all, pace cannot run (the Swift runtime
+// finds argv through /proc/self/maps), and must say so rather than crash.
 
 import Foundation
 import Glibc
 import Testing
 
 private let setpriv = "/usr/bin/setpriv"
+private let unshare = "/usr/bin/unshare"
 
 /// Runs `arguments` (a path and its arguments) with no input; its status.
 private func status(of arguments: [String]) -> Int32? {
@@ -36,6 +38,10 @@ private let asNobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-grou
 /// Whether pace can be started as `nobody` here (root, setpriv, a binary
 /// `nobody` may run).
 private let canRunAsNobody = getuid() == 0 && status(of: asNobody + [Pace.binary.path, "--version"]) == 0
+
+/// Whether this process may unshare its mount namespace and unmount /proc
+/// in it (root with CAP_SYS_ADMIN, util-linux's unshare).
+private let canUnmountProc = getuid() == 0 && status(of: [unshare, "-m", "/bin/sh", "-c", "umount -l /proc"]) == 0
 
 /// `1us x` to `100000us x`: every line passes `--throttle 1ns` in replay.
 private let microsecondLines = (1...100_000).map { "\($0)us x\n" }.joined()
@@ -102,5 +108,17 @@ struct NoTwinOutputTests {
         #expect(end.errors == "pace: interrupted: 3 lines not written\n")
         let written = end.output == Array(input.utf8.prefix(Int(held)))
         #expect(written)
+    }
+
+    @Test("with /proc not mounted, pace says it cannot read its command line, and does not crash",
+          .enabled(if: canUnmountProc, "needs root and unshare"))
+    func noProc() throws {
+        // unshare execs sh, which unmounts /proc in the new mount namespace
+        // (private: the test's own /proc stays) and execs pace.
+        let result = try Pace.run(["-m", "/bin/sh", "-c", "umount -l /proc && exec \"$0\" \"$@\"", Pace.binary.path,
+                                   "--throttle", "1s"],
+                                  stdin: Array("a\n".utf8), executable: URL(fileURLWithPath: unshare))
+        #expect(result == PaceResult(stdout: [], stderr: "pace: cannot read the command line (is /proc mounted?)\n",
+                                     status: 1))
     }
 }
