@@ -7,9 +7,12 @@ import PaceCore
 
 /// The arguments, each the bytes of its `argv` string: not
 /// `CommandLine.arguments`, whose Strings replace bytes that are not UTF-8,
-/// so that a file named `\xff.log` could never be opened.
-func argumentBytes() -> [[UInt8]] {
-    (1..<Int(CommandLine.argc)).map { i in
+/// so that a file named `\xff.log` could never be opened. Nil when there is
+/// no command line at all: the Swift runtime finds it on Linux through
+/// /proc/self/maps, so without /proc it sees none (not even argv[0]).
+func argumentBytes() -> [[UInt8]]? {
+    guard CommandLine.argc > 0 else { return nil }
+    return (1..<Int(CommandLine.argc)).map { i in
         let argument = CommandLine.unsafeArgv[i]!
         return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
     }

@@ -79,8 +79,12 @@ func occupyStandardDescriptors() {
 
 func run() -> Int32 {
     occupyStandardDescriptors()
+    guard let arguments = argumentBytes() else {
+        writeStderr("pace: cannot read the command line (is /proc mounted?)\n")
+        return ExitCode.failure
+    }
     let command: Command
-    switch parseArguments(bytes: argumentBytes()) {
+    switch parseArguments(bytes: arguments) {
     case let .success(parsed): command = parsed
     case let .failure(error):
         writeStderr(error.bytes)

@@ -31,6 +31,10 @@ final class PipedPace: @unchecked Sendable {
         var closeStdin = false
         /// Start pace through `sh -c` with SIGINT ignored (`trap '' INT`).
         var ignoreSIGINT = false
+        /// Start pace through this command (a path, then its arguments; pace's
+        /// path and arguments follow), which must exec pace so that `pid` is
+        /// pace's: `env --ignore-signal=CHLD`, `setpriv --reuid=...`.
+        var launcher: [String] = []
     }
 
     init(_ arguments: [String], _ options: Options = Options()) throws {
@@ -58,6 +62,9 @@ final class PipedPace: @unchecked Sendable {
         if options.ignoreSIGINT {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "trap '' INT; exec \"$0\" \"$@\"", Pace.binary.path] + arguments
+        } else if let launcher = options.launcher.first {
+            process.executableURL = URL(fileURLWithPath: launcher)
+            process.arguments = options.launcher.dropFirst() + [Pace.binary.path] + arguments
         } else {
             process.executableURL = Pace.binary
             process.arguments = arguments

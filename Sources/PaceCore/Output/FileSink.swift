@@ -30,7 +30,10 @@ private let stderrPort = OutputPort(2, twin: true)
 func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
     var offset = 0
     while offset < bytes.count {
-        if port.waitsFirst { try awaitWritable(port.fd, unwritten: bytes, from: offset) }
+        // A port without a twin waits only when the descriptor is full, as a
+        // twin's write waits only on EAGAIN: a second signal gives up a
+        // stalled write, not one the descriptor takes at once (its message).
+        if port.waitsFirst && !isWritableNow(port.fd) { try awaitWritable(port.fd, unwritten: bytes, from: offset) }
         let n = port.write(bytes.baseAddress! + offset, bytes.count - offset)
         if n >= 0 {
             offset += n

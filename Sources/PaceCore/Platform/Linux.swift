@@ -91,6 +91,13 @@ func isReadableNow(_ fd: Int32) -> Bool {
     return poll(&entry, 1, 0) != 0
 }
 
+/// Whether `fd` would take a write now (or report an error), without
+/// waiting and without delivering signals.
+func isWritableNow(_ fd: Int32) -> Bool {
+    var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    return poll(&entry, 1, 0) != 0
+}
+
 // MARK: - Descriptors
 
 /// Whether I/O on `fd` can wait for another process: anything but a regular

@@ -167,6 +167,10 @@ struct HeldLines: ~Copyable {
         return bytes
     }
 
+    /// The bytes allocated for the events held after each slot's first (for
+    /// memory tests).
+    var queueBytes: Int { more.values.reduce(0) { $0 + $1.storageBytes } }
+
     @inline(__always)
     private static func copy(_ line: UnsafeRawBufferPointer, into record: UnsafeMutablePointer<Record>) {
         let n = line.count
@@ -195,6 +199,9 @@ struct LineQueue {
 
     var isEmpty: Bool { head == bytes.count }
 
+    /// The bytes allocated for the entries (for memory tests).
+    var storageBytes: Int { bytes.capacity }
+
     mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber) {
         withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: Int64(line.count)) { bytes.append(contentsOf: $0) }
@@ -216,8 +223,21 @@ struct LineQueue {
             bytes.removeAll(keepingCapacity: true)
             self.head = 0
         } else if self.head > 4096 && self.head * 2 > bytes.count {
-            bytes.removeSubrange(0..<self.head)
+            // What is left moves to the front, in place; but storage far
+            // larger than that (a long backlog that drained to a few lines)
+            // is given up for storage of its size, or the longest backlog's
+            // bytes would stay allocated for as long as any line waits.
+            let left = bytes.count - self.head
+            if bytes.capacity > 4 * left + Self.keptSlack {
+                bytes = Array(bytes[self.head...])
+            } else {
+                bytes.removeSubrange(0..<self.head)
+            }
             self.head = 0
         }
     }
+
+    /// Storage kept past four times what waits, so that a short steady
+    /// backlog compacts in place without reallocating.
+    private static let keptSlack = 64 * 1024
 }
