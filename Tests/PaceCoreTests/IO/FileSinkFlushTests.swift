@@ -33,11 +33,8 @@ private func seconds(_ nanoseconds: Int64) -> String {
 
 private func emit(_ sink: inout FileSink, _ line: [UInt8], at time: Instant, count: Int64?) throws {
     try line.withUnsafeBytes { bytes in
-        if let count {
-            try sink.emit(bytes, at: time, count: count)
-        } else {
-            try sink.emit(bytes, at: time)
-        }
+        // The one emit: a count of 0 is a run that does not count.
+        try sink.emit(Emission(line: bytes, time: time, number: 1, count: count ?? 0))
     }
 }
 
@@ -108,7 +105,8 @@ struct FileSinkFlushTests {
             time = time &* 7 &+ Int64(i) &+ 1
             if time < 0 { time = Int64(i) }
             let line = [UInt8](repeating: UInt8(ascii: "a") + UInt8(i % 26), count: i % 41)
-            let count = Int64(i) * 1_000_003
+            // A count is at least 1 (the line itself); 0 means not counted.
+            let count = Int64(i) * 1_000_003 + 1
             try emit(&sink, line, at: Instant(nanoseconds: time), count: counted ? count : nil)
             expected += Array(seconds(time).utf8) + [0x09]
             if counted { expected += Array(String(count).utf8) + [0x09] }
