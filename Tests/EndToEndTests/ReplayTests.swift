@@ -33,6 +33,47 @@ struct ReplayEndToEndTests {
         #expect(result.status == 0)
     }
 
+    @Test("--leading --trailing: each burst's first line at once, its last at its end; --count and --dropped")
+    func leadingTrailingBytes() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let dropped = String(decoding: scratch.file(Array("dropped.log".utf8)), as: UTF8.self)
+        let input = """
+            10.000000 a one
+            10.200000 b two
+            10.400000 a three
+            10.900000 a four
+            11.100000 b five
+            11.900000 a six
+            12.000000 b seven
+            14.000000 a eight
+
+            """
+        let result = try Pace.run(["--leading", "1s", "--trailing", "--key-field", "2", "--replay", "--time-format", "unix",
+                                   "--emit-time", "--count", "--dropped", dropped], stdin: input)
+        // a: one out at once; three waits, replaced by four (three to
+        // --dropped), which goes out at 10.9 + 1 = 11.9 counting 2. That
+        // timer fires before six at 11.9, which then starts a new burst and
+        // goes out at once; its window ends at 12.9 with nothing pending, so
+        // eight at 14 starts another. b: two at once; five waits, replaced
+        // by seven, out at 12 + 1 = 13 counting 2.
+        #expect(result == PaceResult(stdout: Array("""
+            10.000000\t1\t10.000000 a one
+            10.200000\t1\t10.200000 b two
+            11.900000\t2\t10.900000 a four
+            11.900000\t1\t11.900000 a six
+            13.000000\t2\t12.000000 b seven
+            14.000000\t1\t14.000000 a eight
+
+            """.utf8), stderr: "", status: 0))
+        // The lines replaced, at the time they were: with stdout, the input.
+        #expect(scratch.read(Array("dropped.log".utf8)) == Array("""
+            10.900000\t10.400000 a three
+            12.000000\t11.100000 b five
+
+            """.utf8))
+    }
+
     @Test("keys are independent; same-instant emissions come out in input order")
     func keyedDebounce() throws {
         let input = "0ms x 1\n5ms y 1\n10ms x 2\n15ms y 2\n"

@@ -12,6 +12,7 @@ struct UsageEndToEndTests {
         (["--debunce", "1s"], "unknown option '--debunce' (did you mean '--debounce'?)"),
         (["--debounce", "1s", "--max-wait", "1ms"], "'--max-wait' (1ms) must be at least the debounce window (1s)"),
         (["--leading", "1s", "--max-wait", "2s"], "'--max-wait' only applies to --debounce (not '--leading')"),
+        (["--throttle-last", "1s", "--trailing"], "'--trailing' only applies to --leading (not '--throttle-last')"),
         (["--debounce", "1s", "--time-field", "2"], "'--time-field' only applies with --replay"),
         (["--debounce", "1s", "--replay", "--record", "x"], "'--record' is for live mode and cannot be used with --replay"),
         (["--debounce", "1s", "--replay", "--time-format", "%Y %Q"], "unknown directive '%Q' in --time-format '%Y %Q'"),

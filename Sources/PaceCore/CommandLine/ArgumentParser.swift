@@ -136,6 +136,11 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         maxWait = wait
     }
 
+    let trailing = typed.has(.trailing)
+    if trailing && id != .leading {
+        throw UsageError("'--trailing' only applies to --leading (not '\(chosen.spelling)')")
+    }
+
     let policy: PolicyChoice
     if let (count, period) = bucket {
         let rate = CellRate(count: count, per: period, burst: burstSize ?? (id == .limit ? count : 1))
@@ -143,7 +148,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     } else {
         switch id {
         case .debounce: policy = .debounce(window, maxWait: maxWait)
-        case .leading: policy = .leading(window)
+        case .leading: policy = trailing ? .leadingTrailing(window) : .leading(window)
         case .throttle: policy = .throttle(window)
         case .throttleLast: policy = .throttleLast(window)
         default: preconditionFailure("validate: \(chosen.flag.name) is not a policy")

@@ -14,6 +14,8 @@ package enum PolicyChoice: Equatable, Sendable {
     case debounce(Nanoseconds, maxWait: Nanoseconds?)
     /// `--leading D`.
     case leading(Nanoseconds)
+    /// `--leading D --trailing`: a burst's last event too, at its end.
+    case leadingTrailing(Nanoseconds)
     /// `--throttle D` (`--throttle-first`).
     case throttle(Nanoseconds)
     /// `--throttle-last D`.

@@ -3,7 +3,7 @@
 
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast, limit, rate
-    case maxWait, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
+    case maxWait, trailing, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, count, dropped, record, stats, trace, marbles, help, version
     case exec, onBusy, jobs, killAfter
 }
@@ -54,6 +54,8 @@ let flagTable: [Flag] = [
          "Pacing: lines are delayed, never dropped, so that at most <n> per <duration> go out, in bursts of up to --burst (default 1: one every <duration>/<n>)."),
     Flag(.maxWait, ["--max-wait"], value: "duration", .option,
          "With --debounce: no line stays pending longer than <duration> after the first line of its burst (>= the debounce window)."),
+    Flag(.trailing, ["--trailing"], .option,
+         "With --leading: also emit the last line of a burst, if it is not its first, when the burst ends (one window after that line)."),
     Flag(.burst, ["--burst"], value: "count", .option,
          "With --limit or --rate: the bucket's size, a positive whole number of lines that may go out at once.",
          default: "the <n> of --limit, 1 for --rate"),

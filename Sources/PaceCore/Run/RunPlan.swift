@@ -40,6 +40,8 @@ struct RunPlan {
             return keyed(Debounce(window: window, maxWait: maxWait), &mode, &input, &sink)
         case let .leading(window):
             return keyed(Leading(window: window), &mode, &input, &sink)
+        case let .leadingTrailing(window):
+            return keyed(LeadingTrailing(window: window), &mode, &input, &sink)
         case let .throttle(window):
             return keyed(ThrottleFirst(window: window), &mode, &input, &sink)
         case let .throttleLast(window):

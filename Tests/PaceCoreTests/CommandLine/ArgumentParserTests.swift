@@ -41,6 +41,12 @@ struct ArgumentParserTests {
         (["--debounce", "--replay"], "missing value for '--debounce <duration>'"),
         (["--debounce", "1s", "--max-wait", "500ms"], "'--max-wait' (500ms) must be at least the debounce window (1s)"),
         (["--throttle", "1s", "--max-wait", "2s"], "'--max-wait' only applies to --debounce (not '--throttle')"),
+        (["--debounce", "1s", "--trailing"], "'--trailing' only applies to --leading (not '--debounce')"),
+        (["--trailing", "--throttle-first", "1s"], "'--trailing' only applies to --leading (not '--throttle-first')"),
+        (["--limit", "5/s", "--trailing"], "'--trailing' only applies to --leading (not '--limit')"),
+        (["--trailing"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
+        (["--leading", "1s", "--trailing=yes"], "option '--trailing' takes no value"),
+        (["--leading", "1s", "--trailing", "--trailing"], "option '--trailing' given more than once"),
         (["--debounce", "1s", "--time-format", "unix"], "'--time-format' only applies with --replay"),
         (["--debounce", "1s", "--year", "2020"], "'--year' only applies with --replay"),
         (["--debounce", "1s", "--time-field", "2"], "'--time-field' only applies with --replay"),
@@ -157,6 +163,8 @@ struct ArgumentParserTests {
     func policies() throws {
         #expect(try configuration(["--debounce", "300ms"]).policy == .debounce(300_000_000, maxWait: nil))
         #expect(try configuration(["--leading", "1.5s"]).policy == .leading(1_500_000_000))
+        #expect(try configuration(["--leading", "1.5s", "--trailing"]).policy == .leadingTrailing(1_500_000_000))
+        #expect(try configuration(["--trailing", "--leading=2s"]).policy == .leadingTrailing(2_000_000_000))
         #expect(try configuration(["--throttle", ".5s"]).policy == .throttle(500_000_000))
         #expect(try configuration(["--throttle-first", "2m"]).policy == .throttle(120_000_000_000))
         #expect(try configuration(["--throttle-last", "250us"]).policy == .throttleLast(250_000))
@@ -268,6 +276,9 @@ struct ArgumentParserTests {
           --max-wait <duration>   With --debounce: no line stays pending longer than
                                   <duration> after the first line of its burst (>= the
                                   debounce window).
+          --trailing              With --leading: also emit the last line of a burst, if
+                                  it is not its first, when the burst ends (one window
+                                  after that line).
           --burst <count>         With --limit or --rate: the bucket's size, a positive
                                   whole number of lines that may go out at once.
                                   (default: the <n> of --limit, 1 for --rate)

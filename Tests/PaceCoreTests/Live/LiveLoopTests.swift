@@ -309,7 +309,8 @@ struct LiveLoopTests {
 
     @Test("replaying the record gives the live output, byte for byte",
           arguments: [["--throttle-last", "100ms"], ["--debounce", "100ms", "--key-field", "2"],
-                      ["--leading", "100ms"], ["--throttle", "100ms"], ["--debounce", "40ms", "--max-wait", "100ms"]])
+                      ["--leading", "100ms"], ["--leading", "100ms", "--trailing"], ["--throttle", "100ms"],
+                      ["--debounce", "40ms", "--max-wait", "100ms"]])
     func recordReplaysExactly(_ policy: [String]) throws {
         // wallAtStart ends in 789 ns, so an arrival 100 ns in is recorded 889
         // ns early, and one 100 ms - 800 ns after it 89 ns early: 99.9992 ms

@@ -100,6 +100,7 @@ private struct AccountingCase: CustomStringConvertible {
         switch random.policy {
         case let .debounce(d, m): args = ["--debounce", "\(d)us"] + (m.map { ["--max-wait", "\($0)us"] } ?? [])
         case let .leading(d): args = ["--leading", "\(d)us"]
+        case let .leadingTrailing(d): args = ["--leading", "\(d)us", "--trailing"]
         case let .throttleFirst(d): args = ["--throttle", "\(d)us"]
         case let .throttleLast(d): args = ["--throttle-last", "\(d)us"]
         case let .limit(n, d, b): args = ["--limit", "\(n)/\(d)us", "--burst", "\(b)"]

@@ -18,6 +18,7 @@ private func run(_ policy: ReferencePolicy, keyed: Bool, _ events: [ReferenceEve
     switch policy {
     case let .debounce(d, m): return go(Debounce(window: d, maxWait: m))
     case let .leading(d): return go(Leading(window: d))
+    case let .leadingTrailing(d): return go(LeadingTrailing(window: d))
     case let .throttleFirst(d): return go(ThrottleFirst(window: d))
     case let .throttleLast(d): return go(ThrottleLast(window: d))
     case let .limit(n, d, b): return go(Limit(rate: CellRate(count: n, per: d, burst: b)))
@@ -34,7 +35,7 @@ private func eventIndex(_ emission: Emitted) -> Int {
 
 private func window(of policy: ReferencePolicy) -> Nanoseconds {
     switch policy {
-    case let .debounce(d, _), let .leading(d), let .throttleFirst(d), let .throttleLast(d): return d
+    case let .debounce(d, _), let .leading(d), let .leadingTrailing(d), let .throttleFirst(d), let .throttleLast(d): return d
     case let .limit(n, d, _), let .rate(n, d, _): return d / n
     }
 }
@@ -101,12 +102,31 @@ private func violations(_ c: RandomCase) -> [String] {
                 }
             }
         }
-    case .debounce, .leading, .throttleFirst, .throttleLast:
+    case .debounce, .leading, .leadingTrailing, .throttleFirst, .throttleLast:
         break
     }
 
+    // Leading and trailing: a line goes out at once when its key was silent
+    // for D before it (a burst's first), or else D after it, with no event
+    // of its key in between (a burst's last).
+    if case .leadingTrailing = c.policy {
+        for (e, i) in zip(emissions, index) {
+            let t = c.events[i].time
+            let before = c.events.indices.last { $0 < i && keyOf($0) == keyOf(i) }
+            let opensBurst = before.map { c.events[$0].time + d <= t } ?? true
+            if opensBurst {
+                if e.time != t { found.append("leading-trailing: e\(i) opens a burst, emitted at \(e.time), not at once") }
+                continue
+            }
+            if e.time != t + d { found.append("leading-trailing: e\(i) emitted at \(e.time), neither t nor t + D = \(t + d)") }
+            let later = c.events.indices.first { $0 > i && keyOf($0) == keyOf(i) && c.events[$0].time < t + d }
+            if let later { found.append("leading-trailing: e\(i) emitted at \(e.time) although e\(later) came first") }
+        }
+    }
+
     // Nothing pending is lost at end of input: each key's last event comes
-    // out with debounce and throttle-last, its first with leading and throttle.
+    // out with debounce and throttle-last, its first with leading and throttle,
+    // both with leading and trailing.
     let keys = Set(c.events.indices.map(keyOf))
     for key in keys {
         let ofKey = c.events.indices.filter { keyOf($0) == key }
@@ -114,6 +134,7 @@ private func violations(_ c: RandomCase) -> [String] {
         switch c.policy {
         case .debounce, .throttleLast: mustEmit = [ofKey.last!]
         case .leading, .throttleFirst, .limit: mustEmit = [ofKey.first!]
+        case .leadingTrailing: mustEmit = [ofKey.first!, ofKey.last!]
         case .rate: mustEmit = ofKey  // never drops
         }
         for e in mustEmit where !index.contains(e) { found.append("key '\(key)': e\(e) was lost") }

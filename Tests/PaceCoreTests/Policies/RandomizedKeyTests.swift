@@ -50,6 +50,7 @@ private struct KeyCase: CustomStringConvertible {
         case .debounce: policy = .debounce(window: window, maxWait: nil)
         case .debounceMaxWait: policy = .debounce(window: window, maxWait: window + g * Int64(rng.below(4)))
         case .leading: policy = .leading(window: window)
+        case .leadingTrailing: policy = .leadingTrailing(window: window)
         case .throttleFirst: policy = .throttleFirst(window: window)
         case .throttleLast: policy = .throttleLast(window: window)
         case .limit: policy = .limit(count: 2, period: window * 2, burst: 2)
@@ -236,6 +237,7 @@ private func production(_ c: KeyCase) -> ([Emitted], [String]) {
     switch c.policy {
     case let .debounce(d, m): return productionEmissions(Debounce(window: d, maxWait: m), c)
     case let .leading(d): return productionEmissions(Leading(window: d), c)
+    case let .leadingTrailing(d): return productionEmissions(LeadingTrailing(window: d), c)
     case let .throttleFirst(d): return productionEmissions(ThrottleFirst(window: d), c)
     case let .throttleLast(d): return productionEmissions(ThrottleLast(window: d), c)
     case let .limit(n, d, b): return productionEmissions(Limit(rate: CellRate(count: n, per: d, burst: b)), c)

@@ -18,7 +18,8 @@ import Testing
 
 /// Which policy a random stream runs through.
 enum PolicyVariant: String, CaseIterable, CustomTestStringConvertible {
-    case debounce, debounceMaxWait, leading, throttleFirst, throttleLast, limit, rate
+    // Added last, so the earlier variants keep their streams.
+    case debounce, debounceMaxWait, leading, throttleFirst, throttleLast, limit, rate, leadingTrailing
 
     var testDescription: String { rawValue }
 }
@@ -59,6 +60,7 @@ struct RandomCase: CustomStringConvertible {
         case .debounce: policy = .debounce(window: window, maxWait: nil)
         case .debounceMaxWait: policy = .debounce(window: window, maxWait: window + g * Int64(rng.below(4)))
         case .leading: policy = .leading(window: window)
+        case .leadingTrailing: policy = .leadingTrailing(window: window)
         case .throttleFirst: policy = .throttleFirst(window: window)
         case .throttleLast: policy = .throttleLast(window: window)
         case .limit, .rate:
@@ -141,6 +143,8 @@ private func runProduction(_ c: RandomCase, events: [ReferenceEvent]) -> Product
     switch c.policy {
     case let .debounce(d, m): return runProduction(Debounce(window: d, maxWait: m), keyed: c.keyed, events: events, liveEnd: c.liveEnd)
     case let .leading(d): return runProduction(Leading(window: d), keyed: c.keyed, events: events, liveEnd: c.liveEnd)
+    case let .leadingTrailing(d):
+        return runProduction(LeadingTrailing(window: d), keyed: c.keyed, events: events, liveEnd: c.liveEnd)
     case let .throttleFirst(d): return runProduction(ThrottleFirst(window: d), keyed: c.keyed, events: events, liveEnd: c.liveEnd)
     case let .throttleLast(d): return runProduction(ThrottleLast(window: d), keyed: c.keyed, events: events, liveEnd: c.liveEnd)
     case let .limit(n, d, b):
@@ -279,7 +283,7 @@ private func shrink(_ c: RandomCase) -> [ReferenceEvent] {
         for c in cases {
             let d: Nanoseconds
             switch c.policy {
-            case let .debounce(w, _), let .leading(w), let .throttleFirst(w), let .throttleLast(w): d = w
+            case let .debounce(w, _), let .leading(w), let .leadingTrailing(w), let .throttleFirst(w), let .throttleLast(w): d = w
             case let .limit(_, period, _), let .rate(_, period, _): d = period
             }
             let throttle = runProduction(ThrottleFirst(window: d), keyed: c.keyed, events: c.events, liveEnd: c.liveEnd)
@@ -311,7 +315,8 @@ private func shrink(_ c: RandomCase) -> [ReferenceEvent] {
                 let c = RandomCase(variant: variant, keyed: true, seed: seed)
                 let window: Nanoseconds
                 switch c.policy {
-                case let .debounce(d, _), let .leading(d), let .throttleFirst(d), let .throttleLast(d): window = d
+                case let .debounce(d, _), let .leading(d), let .leadingTrailing(d), let .throttleFirst(d), let .throttleLast(d):
+                    window = d
                 case let .limit(n, d, _), let .rate(n, d, _): window = d / n
                 }
                 events += c.events.count

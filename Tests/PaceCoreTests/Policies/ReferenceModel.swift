@@ -18,6 +18,8 @@ import Testing
 enum ReferencePolicy: Equatable, CustomStringConvertible {
     case debounce(window: Nanoseconds, maxWait: Nanoseconds?)
     case leading(window: Nanoseconds)
+    /// `--leading D --trailing`.
+    case leadingTrailing(window: Nanoseconds)
     case throttleFirst(window: Nanoseconds)
     case throttleLast(window: Nanoseconds)
     /// `--limit N/D --burst B` and `--rate N/D --burst B`, B given in full.
@@ -29,6 +31,7 @@ enum ReferencePolicy: Equatable, CustomStringConvertible {
         case let .debounce(d, nil): return "--debounce \(d)ns"
         case let .debounce(d, m?): return "--debounce \(d)ns --max-wait \(m)ns"
         case let .leading(d): return "--leading \(d)ns"
+        case let .leadingTrailing(d): return "--leading \(d)ns --trailing"
         case let .throttleFirst(d): return "--throttle \(d)ns"
         case let .throttleLast(d): return "--throttle-last \(d)ns"
         case let .limit(n, d, b): return "--limit \(n)/\(d)ns --burst \(b)"
@@ -148,6 +151,23 @@ enum ReferenceModel {
             }
             if let start = burstStart { busy.append(Busy(key: "", start: start, end: t[n - 1] + d)) }
 
+        case let .leadingTrailing(d):
+            // As --leading: a burst is a run of events each less than D
+            // after the one before, and its first is emitted at once. Inside
+            // the window the latest event is the pending one; when the window
+            // ends at E, D after the burst's last event, that event (if it is
+            // not the burst's first) is emitted at E, and the window closes:
+            // an event at E or later starts the next burst.
+            var i = 0
+            while i < n {
+                var j = i
+                while j + 1 < n && t[j + 1] < t[j] + d { j += 1 }
+                emitted.append(Emitted(time: t[i], event: i))
+                if j > i { emitted.append(Emitted(time: t[j] + d, event: j)) }
+                busy.append(Busy(key: "", start: t[i], end: t[j] + d))
+                i = j + 1
+            }
+
         case let .throttleFirst(d):
             // Emitted at once if t >= the window's end (or no window yet), and
             // the window's end becomes t + D; otherwise dropped, and the
@@ -266,6 +286,16 @@ enum ReferenceModel {
             == [Emitted(time: 0, "a"), Emitted(time: 3, "b"), Emitted(time: 6, "c")])
         #expect(ReferenceModel.emissions(of: input, policy: .throttleLast(window: 3), keyed: false)
             == [Emitted(time: 0, "a"), Emitted(time: 3, "b"), Emitted(time: 6, "c")])
+    }
+
+    @Test func leadingTrailingEmitsABurstsFirstAndLast() {
+        // D = 3: a burst a, b, c (each less than 3 after the one before)
+        // ends at 2 + 3 = 5, where c goes out; d at 5 starts a burst of
+        // one; e, 3 after d, another, and f, 1 after e, is its last (at 9).
+        let input = events([(0, "a"), (1, "b"), (2, "c"), (5, "d"), (8, "e"), (9, "f")])
+        let (emitted, busy) = ReferenceModel.run(input, policy: .leadingTrailing(window: 3), keyed: false)
+        #expect(emitted.map { "\(input[$0.event].line)@\($0.time)" } == ["a@0", "c@5", "d@5", "e@8", "f@12"])
+        #expect(busy == [.init(key: "", start: 0, end: 5), .init(key: "", start: 5, end: 8), .init(key: "", start: 8, end: 12)])
     }
 
     @Test func maxWaitInAnEndlessBurst() {

@@ -47,7 +47,7 @@ private func difference(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
 }
 
 struct ReplayBorrowingTests {
-    @Test(arguments: ["debounce", "throttle-last", "leading", "throttle", "limit", "rate"], [false, true])
+    @Test(arguments: ["debounce", "throttle-last", "leading", "leading-trailing", "throttle", "limit", "rate"], [false, true])
     func replayWritesWhatTheSchedulerWritesWhateverTheBufferSize(policy: String, keyed: Bool) {
         var rng = SplitMix64(seed: 11)
         let window: Nanoseconds = 5_000
@@ -76,6 +76,9 @@ struct ReplayBorrowingTests {
         case "leading":
             choice = .leading(window)
             expected = scheduled(Leading(window: window), keyed: keyed, lines)
+        case "leading-trailing":
+            choice = .leadingTrailing(window)
+            expected = scheduled(LeadingTrailing(window: window), keyed: keyed, lines)
         case "throttle":
             choice = .throttle(window)
             expected = scheduled(ThrottleFirst(window: window), keyed: keyed, lines)
