@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func liveEndEmitsThePendingEventAtOnce() {
-        var run = SchedulerRun(policy)
+        var run = TestClock(policy: policy)
         run.send("a", at: 0)
         run.send("b", at: tick(1))
         run.finishLive(at: tick(2))
