@@ -1,0 +1,51 @@
+// What the driver and the run plan ask of the scheduler besides events and
+// time: lines outside the policy, writing out what is buffered, the
+// observer's results. The driver never reaches into the sink or the
+// observer itself.
+
+extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
+    /// A line that never reached the policy: an empty or a bad-time line
+    /// skipped (discarded now), or one `--on-bad-time pass` writes at once,
+    /// outside the policy; `key` is the key it would have had.
+    package mutating func bypass(_ line: UnsafeRawBufferPointer, number: EventNumber, _ why: Bypass, at time: Instant,
+                                 key: UnsafeRawBufferPointer) throws(OutputError) {
+        if observer != nil { observer!.bypassed(number, why, at: time) }
+        switch why {
+        case .empty, .badTimeSkipped:
+            try dropped?.write(line, at: time)
+        case .badTimePassed:
+            try sink.emit(Emission(line: line, time: time, number: number, key: key))
+        }
+    }
+
+    /// Writes out what the sink and the `--dropped` file buffer. Both are
+    /// written out whatever happens to the other (stdout's reader gone,
+    /// the file full); the file's error wins, as it is a failure.
+    package mutating func flush() throws(OutputError) {
+        var failure: OutputError?
+        do throws(OutputError) { try dropped?.flush() } catch { failure = error }
+        do throws(OutputError) { try sink.flush() } catch { if failure == nil { failure = error } }
+        if let failure { throw failure }
+    }
+
+    /// Writes out the `--dropped` file alone (stdout failed or went away).
+    package func flushDropped() throws(OutputError) { try dropped?.flush() }
+
+    /// Whether the run keeps discarded lines (`--dropped`).
+    package var keepsDropped: Bool { dropped != nil }
+
+    /// A good moment for the observer to write out what it gathered.
+    package mutating func flushInsight() { observer?.flush() }
+
+    /// `--stats`' keys with the most events in, so far.
+    package func topKeys() -> [KeyCount]? { observer?.topKeys() }
+
+    /// What the observer has for the report at the end of the run.
+    package mutating func reportInsight(into report: inout RunReport, columns: Int) {
+        guard observer != nil else { return }
+        observer!.flush()
+        report.topKeys = observer!.topKeys()
+        report.topKeysEstimated = observer!.topKeysEstimated
+        report.marbles = observer!.marbles?.render(width: columns)
+    }
+}
