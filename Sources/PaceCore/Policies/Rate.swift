@@ -24,12 +24,12 @@ package struct Rate<Payload: Equatable>: Policy {
         /// A, or nil while the bucket is full (the key is idle).
         package var arrival: ExactInstant?
         /// The events waiting, oldest first.
-        package var waiting: EventQueue<Payload>
+        package var waiting: FIFO<Payload>
         /// The oldest waiting event's exact emission time (meaningless when
         /// nothing waits).
         package var head: ExactInstant
 
-        package init(arrival: ExactInstant? = nil, waiting: EventQueue<Payload> = [], head: ExactInstant = ExactInstant(0)) {
+        package init(arrival: ExactInstant? = nil, waiting: FIFO<Payload> = [], head: ExactInstant = ExactInstant(0)) {
             self.arrival = arrival
             self.waiting = waiting
             self.head = waiting.isEmpty ? ExactInstant(0) : head

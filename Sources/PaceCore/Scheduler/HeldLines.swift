@@ -189,15 +189,13 @@ struct HeldLines: ~Copyable {
     }
 }
 
-/// Held events after a slot's first, oldest first, packed in one byte buffer:
+/// Held events after a slot's first, oldest first, packed in one byte FIFO:
 /// each is its number, its length and its bytes. A backlog of a million
 /// waiting events costs their bytes and 16 bytes each.
 struct LineQueue {
-    private var bytes: [UInt8] = []
-    /// Where the oldest entry starts.
-    private var head = 0
+    private var bytes = FIFO<UInt8>()
 
-    var isEmpty: Bool { head == bytes.count }
+    var isEmpty: Bool { bytes.isEmpty }
 
     /// The bytes allocated for the entries (for memory tests).
     var storageBytes: Int { bytes.capacity }
@@ -210,34 +208,13 @@ struct LineQueue {
 
     /// Hands the oldest entry to `body`, then removes it.
     mutating func removeFirst(_ body: (UnsafeRawBufferPointer, EventNumber) -> Void) {
-        let head = self.head
-        let count = bytes.withUnsafeBytes { raw in
-            let number = raw.loadUnaligned(fromByteOffset: head, as: EventNumber.self)
-            let count = Int(raw.loadUnaligned(fromByteOffset: head + 8, as: Int64.self))
-            body(UnsafeRawBufferPointer(rebasing: raw[(head + 16)..<(head + 16 + count)]), number)
-            return count
+        let taken = bytes.withWaiting { waiting in
+            let raw = UnsafeRawBufferPointer(waiting)
+            let number = raw.loadUnaligned(fromByteOffset: 0, as: EventNumber.self)
+            let count = Int(raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
+            body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number)
+            return 16 + count
         }
-        self.head += 16 + count
-        // Compact once the consumed part is the larger: amortised O(1).
-        if self.head == bytes.count {
-            bytes.removeAll(keepingCapacity: true)
-            self.head = 0
-        } else if self.head > 4096 && self.head * 2 > bytes.count {
-            // What is left moves to the front, in place; but storage far
-            // larger than that (a long backlog that drained to a few lines)
-            // is given up for storage of its size, or the longest backlog's
-            // bytes would stay allocated for as long as any line waits.
-            let left = bytes.count - self.head
-            if bytes.capacity > 4 * left + Self.keptSlack {
-                bytes = Array(bytes[self.head...])
-            } else {
-                bytes.removeSubrange(0..<self.head)
-            }
-            self.head = 0
-        }
+        bytes.removeFirst(taken)
     }
-
-    /// Storage kept past four times what waits, so that a short steady
-    /// backlog compacts in place without reallocating.
-    private static let keptSlack = 64 * 1024
 }
