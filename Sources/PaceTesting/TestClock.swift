@@ -8,11 +8,11 @@ import PaceCore
 package struct TestClock<P: Policy> where P.Payload == EventNumber {
     /// The scheduler, unkeyed or keyed (chosen when the clock is made).
     private enum Runtime: ~Copyable {
-        case one(Scheduler<P, OneKey<P.State>, RecordingSink>)
-        case many(Scheduler<P, ManyKeys<P.State>, RecordingSink>)
+        case one(Scheduler<P, OneKey<P.State>, RecordingSink, RunInsight>)
+        case many(Scheduler<P, ManyKeys<P.State>, RecordingSink, RunInsight>)
 
-        mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink>) throws(OutputError) -> Void,
-                           _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink>) throws(OutputError) -> Void) {
+        mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink, RunInsight>) throws(OutputError) -> Void,
+                           _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink, RunInsight>) throws(OutputError) -> Void) {
             switch consume self {
             case var .one(scheduler):
                 try! one(&scheduler)
@@ -38,14 +38,14 @@ package struct TestClock<P: Policy> where P.Payload == EventNumber {
     package init(policy: P, keyed: Bool = false, start: Instant = 0) {
         now = start
         box = Box(keyed
-            ? .many(Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: RecordingSink(), observer: .distinctKeys))
-            : .one(Scheduler(policy: policy, keys: OneKey<P.State>.self, sink: RecordingSink(), observer: .distinctKeys)))
+            ? .many(Scheduler(policy: policy, keys: ManyKeys<P.State>.self, sink: RecordingSink(), observer: RunInsight.distinctKeys))
+            : .one(Scheduler(policy: policy, keys: OneKey<P.State>.self, sink: RecordingSink(), observer: RunInsight.distinctKeys)))
     }
 
     /// Runs `body` on whichever scheduler this clock drives. RecordingSink
     /// never fails, so neither does `body`.
-    private mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink>) throws(OutputError) -> Void,
-                               _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink>) throws(OutputError) -> Void) {
+    private mutating func with(_ one: (inout Scheduler<P, OneKey<P.State>, RecordingSink, RunInsight>) throws(OutputError) -> Void,
+                               _ many: (inout Scheduler<P, ManyKeys<P.State>, RecordingSink, RunInsight>) throws(OutputError) -> Void) {
         box.runtime.with(one, many)
     }
 

@@ -40,23 +40,3 @@ final class NameLayout {
         UnsafeMutablePointer(mutating: view.ends.baseAddress)?.deallocate()
     }
 }
-
-/// Whether `a` and `b` hold the same bytes.
-@inline(__always)
-func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-    let n = a.count
-    guard n == b.count else { return false }
-    guard n > 0, let p = a.baseAddress, let q = b.baseAddress else { return true }
-    var i = 0
-    while i &+ 8 <= n {
-        if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) != q.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-            return false
-        }
-        i &+= 8
-    }
-    while i < n {
-        if p.load(fromByteOffset: i, as: UInt8.self) != q.load(fromByteOffset: i, as: UInt8.self) { return false }
-        i &+= 1
-    }
-    return true
-}

@@ -25,9 +25,11 @@ package struct KeyCount: Equatable, Sendable {
     }
 }
 
-/// Watches a scheduler's events. Calls come in the order fates become
-/// certain; bytes are valid only for the call.
-package struct RunInsight {
+/// The observer behind `--trace`, `--stats`' keys and `--marbles`. A class:
+/// the scheduler holds the one reference.
+package final class RunInsight: SchedulerObserver {
+    package static var isActive: Bool { true }
+
     /// `--trace`: the text not yet written, and where it goes.
     private var traceText: [UInt8] = []
     private let trace: Bool
@@ -74,7 +76,7 @@ package struct RunInsight {
 
     /// An observer that only counts distinct keys (the tests' clock).
     package static var distinctKeys: RunInsight {
-        var insight = RunInsight(trace: false, traceFD: 2, keyField: nil, countKeys: false, marbles: false)
+        let insight = RunInsight(trace: false, traceFD: 2, keyField: nil, countKeys: false, marbles: false)
         insight.seenKeys = DistinctKeys()
         return insight
     }
@@ -93,14 +95,14 @@ package struct RunInsight {
     // MARK: - What the scheduler tells
 
     /// An event entered its key's policy.
-    package mutating func entered(_ event: EventNumber, key: UnsafeRawBufferPointer, at time: Instant) {
+    package func entered(_ event: EventNumber, key: UnsafeRawBufferPointer, at time: Instant) {
         if keyCounts != nil { keyCounts!.entered(key) }
         recording?.entered(event, key: key, at: time)
     }
 
     /// A key joined the scheduler's key table; true if it is known to be
     /// new to the run (the distinct-key count, while exact).
-    package mutating func keyJoined(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
+    package func keyJoined(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Bool {
         seenKeys?.insert(key, hash: hash) ?? false
     }
 
@@ -112,7 +114,7 @@ package struct RunInsight {
     }
 
     /// A line was written; `atEnd` when end of input released it.
-    package mutating func emitted(_ emission: Emission, atEnd: Bool) {
+    package func emitted(_ emission: Emission, atEnd: Bool) {
         if trace {
             let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
             say(emission.number, what + secondsString(emission.time))
@@ -122,12 +124,12 @@ package struct RunInsight {
     }
 
     /// A pending event was replaced by a later one of its key.
-    package mutating func replaced(_ event: EventNumber, by later: EventNumber) {
+    package func replaced(_ event: EventNumber, by later: EventNumber) {
         if trace { say(event, "replaced by line \(later)") }
     }
 
     /// An incoming event was dropped inside a window ending at `windowEnd`.
-    package mutating func dropped(_ event: EventNumber, windowEnd: Instant?) {
+    package func dropped(_ event: EventNumber, windowEnd: Instant?) {
         guard trace else { return }
         if let overLimit, let windowEnd {
             say(event, "dropped: \(overLimit), next token at " + secondsString(windowEnd))
@@ -139,7 +141,7 @@ package struct RunInsight {
     }
 
     /// A line that never reached the policy.
-    package mutating func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {
+    package func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {
         guard trace else { return }
         switch why {
         case .empty: say(line, "empty, skipped")
@@ -149,13 +151,13 @@ package struct RunInsight {
     }
 
     /// A good moment to write out what was gathered.
-    package mutating func flush() {
+    package func flush() {
         guard !traceText.isEmpty else { return }
         traceText.withUnsafeBytes { try? writeAll(fd: traceFD, $0, target: "stderr") }
         traceText.removeAll(keepingCapacity: true)
     }
 
-    private mutating func say(_ line: EventNumber, _ fate: String) {
+    private func say(_ line: EventNumber, _ fate: String) {
         traceText.append(contentsOf: "pace: trace: line \(line): \(fate)\n".utf8)
         if flushesEachLine || traceText.count >= 64 * 1024 { flush() }
     }
@@ -170,6 +172,12 @@ package struct RunInsight {
             shown.key = keys.shown(count.key)
             return shown
         }
+    }
+
+    package func results(into report: inout RunReport, marblesWidth: Int?) {
+        report.topKeys = topKeys()
+        report.topKeysEstimated = topKeysEstimated
+        if let marblesWidth { report.marbles = marbles?.render(width: marblesWidth) }
     }
 
     /// The per-key table comes from the heavy-hitters summary, not exact counts.

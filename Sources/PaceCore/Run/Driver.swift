@@ -71,8 +71,9 @@ package enum LineStamp {
 /// a bad timestamp under `--on-bad-time error`. `summary` says which rows
 /// `--stats` has (`peak backlog`, `uncounted discards`): SIGUSR1's summary of
 /// the run so far has them too.
-func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Mode: RunMode>(
-    _ scheduler: inout Scheduler<P, Keys, Sink>, _ input: inout LineReader, mode: inout Mode,
+func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
+           Mode: RunMode>(
+    _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
     keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary

@@ -1,11 +1,11 @@
 // From a Configuration to a specialised run: the one place where the policy
 // the command line chose becomes a reducer, and where what shapes the hot
-// path becomes a type parameter: whether events are keyed (the key store)
-// and whether lines are counted (the counting layer wraps the sink). What
-// is cold is chosen at run time and handed to the scheduler as a value: the
-// observer (`--trace`, `--marbles`, `--stats`' keys) and the one `--dropped`
-// writer. Every mode and the tests come through here, so a new policy is one
-// case in this switch (and one in PolicyChoice, and its reducer).
+// path becomes a type parameter: whether events are keyed (the key store),
+// whether lines are counted (the counting layer wraps the sink) and whether
+// anything watches the run (the observer). The one `--dropped` writer is
+// chosen at run time and handed to the scheduler as a value. Every mode and
+// the tests come through here, so a new policy is one case in this switch
+// (and one in PolicyChoice, and its reducer).
 
 /// What a run is told of signals.
 package struct RunSignals {
@@ -66,23 +66,35 @@ struct RunPlan {
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        guard configuration.count && !Sink.counts else { return drive(policy, keys, &mode, &input, &sink) }
+        guard configuration.count && !Sink.counts else { return watched(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
-        let report = drive(policy, keys, &mode, &input, &counting)
+        let report = watched(policy, keys, &mode, &input, &counting)
         sink = counting.take()
         return report
     }
 
-    /// Runs the scheduler; the observer's results are read into the report
+    /// Watched (`--trace`, `--marbles`, `--stats`' keys) or not: unwatched,
+    /// the scheduler makes no observer calls at all.
+    /// Then runs the scheduler; the observer's results are read into the report
     /// while the scheduler still owns it. (Copied out of the scheduler
     /// before `takeSink` consumed it, the observer was destroyed before the
     /// copy was taken in optimised builds of Swift 6.3: `--trace` past
     /// 64 KB and `--marbles` crashed at exit.)
-    private func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+    private func watched<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink,
-                                  observer: RunInsight.wanted(by: configuration, traceFD: traceFD), dropped: dropped)
+        guard let insight = RunInsight.wanted(by: configuration, traceFD: traceFD) else {
+            return drive(policy, keys, NoObserver(), &mode, &input, &sink)
+        }
+        return drive(policy, keys, insight, &mode, &input, &sink)
+    }
+
+    private func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, O: SchedulerObserver, Mode: RunMode,
+                       Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ observer: O, _ mode: inout Mode, _ input: inout LineReader,
+        _ sink: inout Sink
+    ) -> RunReport where P.Payload == EventNumber {
+        var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink, observer: observer, dropped: dropped)
         // The summary's rows, known before the run: SIGUSR1's has them too.
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }

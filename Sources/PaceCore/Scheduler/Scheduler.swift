@@ -15,13 +15,12 @@
 // state and timer in (KeyStore.swift), and the bytes of the lines policies
 // hold (HeldLines.swift).
 //
-// It is generic over its policy, its key store (`OneKey` or `ManyKeys`) and
-// its sink (with or without the counting layer), and specialised for each
-// combination: no branch on "keyed?" or "counted?" at run time. What is
-// rare and costs a branch only where it acts is chosen at run time instead:
-// the observer (`--trace`, `--marbles`, `--stats`' keys) and the
-// `--dropped` file. Each is an optional, tested where it would act, so a
-// run without them pays a predictable branch, not a copy of this code.
+// It is generic over its policy, its key store (`OneKey` or `ManyKeys`), its
+// sink (with or without the counting layer) and its observer, and
+// specialised for each combination: no branch on "keyed?", "counted?" or
+// "watched?" at run time. The `--dropped` file is chosen at run time
+// instead: an optional tested only where a line is discarded, which costs a
+// predictable branch, not another copy of this code.
 //
 // Ordering. SPEC orders output by emission time, then by input order of the
 // emitted events. Immediate emissions happen in input order by construction.
@@ -32,14 +31,15 @@
 // line's input line number, so `--trace` names lines without a mapping table.
 // Numbers only need to increase.
 
-package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable>:
+package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
+                         Observer: SchedulerObserver>:
     ~Copyable where P.Payload == EventNumber {
     package let policy: P
     /// The sink, reachable so a test can read what it received.
     package var sink: Sink
     /// What watches the run (`--trace`, `--marbles`, `--stats`), if anything
     /// (read by the driver's side, SchedulerRequests.swift).
-    var observer: RunInsight?
+    let observer: Observer
     /// `--dropped`'s file: every line discarded goes there.
     let dropped: FileWriter?
     private var keys: Keys
@@ -55,8 +55,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
     ///   - observer: what watches the run, if anything.
     ///   - dropped: `--dropped`'s file, if any.
-    package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: RunInsight? = nil,
-                 dropped: FileWriter? = nil) {
+    package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, dropped: FileWriter? = nil) {
         self.policy = policy
         self.sink = sink
         self.observer = observer
@@ -75,7 +74,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         guard !Keys.isKeyed else {
             var keyed = counters
             keyed.uncountedDiscards = sink.uncountedDiscards
-            if let estimate = observer?.distinctKeysEstimate {
+            if Observer.isActive, let estimate = observer.distinctKeysEstimate {
                 keyed.distinctKeys = estimate
                 keyed.distinctKeysEstimated = true
             }
@@ -126,7 +125,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             try fireLapsedTimers(upTo: t)
         }
         counters.eventsIn += 1
-        if observer != nil { observer!.entered(number, key: key, at: t) }
+        if Observer.isActive { observer.entered(number, key: key, at: t) }
         let peakBefore = counters.peakActiveKeys
         let found = keys.slot(for: key, counters: &counters)
         let slot = found.slot
@@ -147,14 +146,14 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             // policies that hold at most one).
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
-            if observer != nil { observer!.replaced(discarded, by: number) }
+            if Observer.isActive { observer.replaced(discarded, by: number) }
             if Sink.counts || dropped != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
             if effects.discarded != nil {
-                if observer != nil {
+                if Observer.isActive {
                     let reopening = policy.reopening(in: keys[state: slot]) ?? keys.timers.due(of: slot)
-                    observer!.dropped(number, windowEnd: reopening)
+                    observer.dropped(number, windowEnd: reopening)
                 }
                 if Sink.counts || dropped != nil { try account(discarding: line, at: t, slot: slot) }
             }
@@ -277,7 +276,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
     private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
-        if observer != nil { observer!.emitted(emission, atEnd: atEnd) }
+        if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
         try sink.emit(emission)
     }
 
@@ -298,7 +297,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         if Sink.counts {
             sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
         }
-        if observer != nil, observer!.keyJoined(key, hash: found.hash) { counters.distinctKeys += 1 }
+        if Observer.isActive, observer.keyJoined(key, hash: found.hash) { counters.distinctKeys += 1 }
     }
 
     /// The key of `slot` went idle: its state is forgotten; a key that
@@ -308,6 +307,13 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
         held.release(slot)
         keys.release(slot, counters: &counters, telling: &sink)
+    }
+}
+
+extension Scheduler where Keys: ~Copyable, Sink: ~Copyable, Observer == NoObserver {
+    /// A scheduler nothing watches (tests).
+    package init(policy: P, keys: Keys.Type, sink: consuming Sink, dropped: FileWriter? = nil) {
+        self.init(policy: policy, keys: keys, sink: sink, observer: NoObserver(), dropped: dropped)
     }
 }
 

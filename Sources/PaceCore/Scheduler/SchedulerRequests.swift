@@ -9,7 +9,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// outside the policy; `key` is the key it would have had.
     package mutating func bypass(_ line: UnsafeRawBufferPointer, number: EventNumber, _ why: Bypass, at time: Instant,
                                  key: UnsafeRawBufferPointer) throws(OutputError) {
-        if observer != nil { observer!.bypassed(number, why, at: time) }
+        if Observer.isActive { observer.bypassed(number, why, at: time) }
         switch why {
         case .empty, .badTimeSkipped:
             try dropped?.write(line, at: time)
@@ -35,17 +35,19 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     package var keepsDropped: Bool { dropped != nil }
 
     /// A good moment for the observer to write out what it gathered.
-    package mutating func flushInsight() { observer?.flush() }
+    package mutating func flushInsight() { if Observer.isActive { observer.flush() } }
 
     /// `--stats`' keys with the most events in, so far.
-    package func topKeys() -> [KeyCount]? { observer?.topKeys() }
+    package func topKeys() -> [KeyCount]? {
+        var report = RunReport()
+        observer.results(into: &report, marblesWidth: nil)
+        return report.topKeys
+    }
 
     /// What the observer has for the report at the end of the run.
     package mutating func reportInsight(into report: inout RunReport, columns: Int) {
-        guard observer != nil else { return }
-        observer!.flush()
-        report.topKeys = observer!.topKeys()
-        report.topKeysEstimated = observer!.topKeysEstimated
-        report.marbles = observer!.marbles?.render(width: columns)
+        guard Observer.isActive else { return }
+        observer.flush()
+        observer.results(into: &report, marblesWidth: columns)
     }
 }
