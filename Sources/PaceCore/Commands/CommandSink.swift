@@ -45,6 +45,8 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
     /// the lines still emitted (pending ones) are not run. PACE_COUNT is
     /// what `--count` would print (the runner adds what it discarded
     /// itself): the run always counts for a command sink.
+    package static var readsKeys: Bool { true }
+
     package mutating func emit(_ emission: Emission) throws(OutputError) {
         if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown(at: emission.time) }
         // The key as shown (PACE_KEY): one field's bytes as they are, the

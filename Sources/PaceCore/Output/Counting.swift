@@ -31,6 +31,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     package consuming func take() -> Base { base }
 
     package static var counts: Bool { true }
+    package static var readsKeys: Bool { Base.readsKeys }
 
     @inline(__always)
     package mutating func emit(_ emission: Emission) throws(OutputError) {

@@ -53,7 +53,7 @@ package struct Emission {
 
     /// The slot of a line outside the policy (`--on-bad-time pass`): it
     /// counts 1.
-    package static let outsidePolicy: Int32 = -1
+    package static var outsidePolicy: Int32 { -1 }
 
     @inline(__always)
     package init(line: UnsafeRawBufferPointer, time: Instant, number: EventNumber, count: Int64 = 0,
@@ -81,6 +81,9 @@ package protocol LineSink: ~Copyable {
     /// `--count`: the scheduler tells the sink of each discard and of each
     /// key that joins or leaves its key table. False unless a sink says so.
     static var counts: Bool { get }
+    /// The sink reads `Emission.key` (`--exec`'s PACE_KEY); for any other,
+    /// a line a timer emits carries no key, which saves looking it up.
+    static var readsKeys: Bool { get }
     /// An event of the key of `slot` was discarded.
     mutating func discarded(slot: Int32)
     /// A key joined the key table at `slot`.
@@ -100,6 +103,7 @@ package protocol LineSink: ~Copyable {
 
 extension LineSink where Self: ~Copyable {
     package static var counts: Bool { false }
+    package static var readsKeys: Bool { false }
     @inline(__always)
     package mutating func discarded(slot: Int32) {}
     @inline(__always)

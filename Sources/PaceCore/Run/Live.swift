@@ -47,7 +47,7 @@ package struct LiveTimeline: Equatable, Sendable {
     }
 }
 
-private let nanosecondsPerMicrosecond: Int64 = 1_000
+private var nanosecondsPerMicrosecond: Int64 { 1_000 }
 
 @inline(__always)
 func floorToMicrosecond(_ t: Instant) -> Instant {

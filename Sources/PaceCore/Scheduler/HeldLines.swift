@@ -35,10 +35,10 @@ struct HeldLines: ~Copyable {
 
     /// A buffer larger than this is freed when its slot holds nothing, so
     /// one huge line does not stay allocated for good.
-    static let keptCapacity = 64 * 1024
+    static var keptCapacity: Int { 64 * 1024 }
     /// Borrowing slots listed before they are copied; past this the lines are
     /// copied at once, which keeps the list small whatever a read brings.
-    static let borrowingLimit = 1024
+    static var borrowingLimit: Int { 1024 }
 
     private var records = SlotArray(empty: Record(), capacity: 1)
     /// Slots that may hold a borrowed first line (some no longer do).

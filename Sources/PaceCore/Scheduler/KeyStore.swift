@@ -12,7 +12,7 @@
 
 /// Idle keys the key table keeps (see SlotLRU); when one more goes idle, the
 /// oldest idle key leaves the table.
-package let idleKeysKept = 1024
+package var idleKeysKept: Int { 1024 }
 
 /// Where a key's events go: its slot, and whether the key just joined the
 /// key table (then `hash` is its hash and `keysInTable` counts it) or came
@@ -164,7 +164,7 @@ package struct ManyKeys<State>: KeyStore, ~Copyable {
     @inline(__always)
     package subscript(state slot: Int32) -> State {
         get { states[Int(slot)] }
-        _modify { yield &states[Int(slot)] }
+        _modify { yield &states.pointer(to: Int(slot)).pointee }
     }
 
     @inline(__always)

@@ -224,8 +224,9 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
             writingHeld = true
-            try write(Emission(line: held.firstLine(slot), time: stamp ?? due, number: emitted, key: keys.key(of: slot),
-                               slot: slot), atEnd: finishing)
+            let key = Sink.readsKeys || Observer.isActive ? keys.key(of: slot) : UnsafeRawBufferPointer(start: nil, count: 0)
+            try write(Emission(line: held.firstLine(slot), time: stamp ?? due, number: emitted, key: key, slot: slot),
+                      atEnd: finishing)
             writingHeld = false
             held.dropFirst(slot)
         }

@@ -15,13 +15,17 @@ struct KeyBytes: ~Copyable {
     }
 
     /// Keys up to this long are stored inline.
-    static let inlineCapacity = 16
+    static var inlineCapacity: Int { 16 }
     /// Where inline bytes start in a record (`first`, then `second`).
-    private static let inlineOffset = MemoryLayout<Record>.offset(of: \Record.first)!
+    /// (A constant, not a lazily initialised one: every key comparison
+    /// reads it. `init` checks it against the layout.)
+    private static var inlineOffset: Int { 8 }
 
     private var records = SlotArray(empty: Record())
 
-    init() {}
+    init() {
+        precondition(MemoryLayout<Record>.offset(of: \Record.first) == Self.inlineOffset, "KeyBytes: record layout")
+    }
 
     deinit {
         records.forEach { record in

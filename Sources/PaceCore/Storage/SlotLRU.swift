@@ -20,7 +20,7 @@ struct SlotLRU: ~Copyable {
     private(set) var count = 0
 
     /// The `previous` link of a slot that is not on the list.
-    private static let notListed: Int32 = -2
+    private static var notListed: Int32 { -2 }
 
     init() {}
 
