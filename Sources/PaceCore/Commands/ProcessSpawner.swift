@@ -1,7 +1,11 @@
 // Starts one `/bin/sh -c CMD` for a line, as SPEC's Commands section fixes
 // it: the line and `\n` on its stdin (a pipe), PACE_LINE / PACE_KEY /
 // PACE_TIME / PACE_COUNT added to pace's environment, stdout and stderr
-// inherited, in pace's process group. posix_spawn, not fork: glibc spawns
+// inherited, as the leader of a process group of its own
+// (POSIX_SPAWN_SETPGROUP with 0: the group's id is the shell's pid), so that
+// pace's signals reach everything the command starts (the runner signals the
+// group) and a terminal's Ctrl-C, Ctrl-\ or hangup reaches pace alone, which
+// then stops its commands itself. posix_spawn, not fork: glibc spawns
 // with a vfork-style clone, so the cost does not grow with pace's memory, and
 // it reports a failed exec (no /bin/sh) as its result.
 //
@@ -115,7 +119,9 @@ struct ProcessSpawner {
         sigaddset(&defaults, SIGPIPE)
         sigaddset(&defaults, SIGXFSZ)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes,
+                                 Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         var pid: pid_t = 0
         let result = posix_spawn(&pid, arguments[0]!, &actions, &attributes, arguments, environment)

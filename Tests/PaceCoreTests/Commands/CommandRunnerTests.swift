@@ -384,6 +384,27 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 3)
     }
 
+    @Test("the lines of a long backlog are stored in a table that shrinks once they are gone")
+    func backlogTableShrinks() throws {
+        let f = Fixture()
+        let runner = CommandRunner(CommandOptions(command: f.command("""
+            trap 'exit 0' TERM
+            ev start; gate
+            """)), dropped: RecordingSink(), errorFD: f.errorFD)
+        f.makeGates(1...1)
+        for line in 1...20_000 { try runner.submit("\(line) a", number: EventNumber(line)) }
+        #expect(try f.nextEvent(runner) == "start 1")
+        #expect(runner.stored.count == 19_999)
+        let peak = runner.stored.capacity
+        // A signal: the 19,999 waiting lines go, not run.
+        try runner.shutdown(at: 0)
+        try runner.waitUntilIdle(pendingSignal: noSignal)
+        #expect(runner.dropped.emissions.count == 19_999)
+        #expect(runner.stored.isEmpty)
+        #expect(peak >= 19_999 && runner.stored.capacity <= 1024)
+        f.expectAllReaped(count: 1)
+    }
+
     @Test("a signal during the blocking wait shuts down: SIGTERM to the running command")
     func signalDuringWait() throws {
         let f = Fixture()
