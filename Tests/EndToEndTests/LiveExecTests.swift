@@ -262,8 +262,8 @@ struct LiveExecTests {
         #expect([one, two].allSatisfy(isGone))
     }
 
-    @Test("SIGINT or SIGTERM: SIGTERM to the running command, the waiting line never runs, pace exits 130 or 143 once it is gone",
-          arguments: [SIGINT, SIGTERM])
+    @Test("SIGINT, SIGTERM, SIGHUP or SIGQUIT: SIGTERM to the running command, the waiting line never runs, pace exits 128 + N once it is gone",
+          arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
     func signal(_ number: Int32) throws {
         let c = try Commands("""
             trap 'ev term; gate term-$n; exit 0' TERM
