@@ -161,7 +161,10 @@ func run() -> Int32 {
     // that could not start included), then 123 (a command failed).
     if status == ExitCode.success { status = report.commandStatus }
     if let unwritten = report.linesNotWritten {
-        writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not written\n")
+        // With --exec, lines are run, not written: those a second signal
+        // left unrun (SPEC: how many lines it did not write or run).
+        let what = configuration.exec == nil ? "written" : "run"
+        writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not \(what)\n")
     }
     // A signal wins over every other ending (SPEC: 130 or 143, then 1), also
     // one that came during the last writes, or after the reader had gone.

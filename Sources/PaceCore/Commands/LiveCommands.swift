@@ -97,6 +97,10 @@ extension RunReport {
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
+        // A second signal ended the wait at once (SIGKILL to every command):
+        // pace says how many lines it did not run, 0 included (SPEC), which
+        // are those the first signal left unrun.
+        if Signals.endNow { linesNotWritten = (linesNotWritten ?? 0) + runner.notRunAtShutdown }
         commands = runner.stats
         commandStatus = runner.exitStatus
     }
