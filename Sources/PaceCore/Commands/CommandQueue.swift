@@ -99,7 +99,8 @@ package enum CommandAction<Key: Hashable>: Equatable {
     case timerFired(now: Instant)
     /// No more lines will be submitted.
     case endOfInput
-    /// SIGINT or SIGTERM: nothing new starts; running commands get SIGTERM.
+    /// A terminating signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): nothing new
+    /// starts; running commands get SIGTERM.
     case shutdown(now: Instant)
     /// A second signal: every running command gets SIGKILL at once.
     case killAll
@@ -162,7 +163,10 @@ package struct CommandQueue<Key: Hashable> {
     package private(set) var waitingCount = 0
     /// Keys whose first waiting line may start, by that line's order. Entries
     /// go stale (the key started, or its line was replaced) and are skipped
-    /// when popped: each is checked against `keys`.
+    /// when popped: each is checked against `keys`. While every slot is
+    /// busy nothing is popped, and `restart` replacing a waiting line leaves
+    /// one stale entry per line: the heap is rebuilt from `keys` once it
+    /// holds more than twice as many entries as there are keys.
     private var ready = ReadyHeap<Key>()
     /// SIGTERMed commands and when they get SIGKILL, in the order sent:
     /// `now` never goes back, so the deadlines are in order too. Entries of
@@ -208,6 +212,9 @@ package struct CommandQueue<Key: Hashable> {
     func waitingStorage(of key: Key) -> (capacity: Int, address: UnsafeRawPointer?)? {
         keys[key].map { state in (state.waiting.capacity, state.waiting.withWaiting { UnsafeRawPointer($0.baseAddress) }) }
     }
+
+    /// Entries in the ready heap, stale ones included (for the tests).
+    var readyEntries: Int { ready.count }
 
     package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
@@ -326,7 +333,10 @@ package struct CommandQueue<Key: Hashable> {
         nextOrder += 1
         keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order))
         waitingCount += 1
-        if current == nil && keys[key]!.waiting.count == 1 { ready.push(order: order, key: key) }
+        if current == nil && keys[key]!.waiting.count == 1 {
+            ready.push(order: order, key: key)
+            if ready.count > 2 * keys.count + 64 { rebuildReady() }
+        }
         startWaiting(into: &effects)
     }
 
@@ -354,6 +364,15 @@ package struct CommandQueue<Key: Hashable> {
             return
         }
         ready.push(order: first.order, key: key)
+    }
+
+    /// The ready heap without its stale entries: one per free key that has
+    /// a line waiting.
+    private mutating func rebuildReady() {
+        ready = ReadyHeap()
+        for (key, state) in keys where state.running == nil {
+            if let first = state.waiting.first { ready.push(order: first.order, key: key) }
+        }
     }
 
     /// Fills free slots with the earliest waiting lines of free keys.
@@ -415,6 +434,8 @@ package struct CommandQueue<Key: Hashable> {
 /// submitted earliest comes out first. Orders are unique.
 private struct ReadyHeap<Key> {
     private var entries: [(order: UInt64, key: Key)] = []
+
+    var count: Int { entries.count }
 
     mutating func push(order: UInt64, key: Key) {
         entries.append((order, key))

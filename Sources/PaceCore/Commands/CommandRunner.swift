@@ -10,7 +10,7 @@
 // - live: `submit` each emitted line; watch `readinessFD` (readable) and
 //   `nextDeadline` (CLOCK_BOOTTIME) in the loop's one wait and call
 //   `handleReady()` after it (LiveCommands.swift); at end of input (or a
-//   signal), `finish`: it shuts down at SIGINT/SIGTERM and waits until
+//   signal), `finish`: it shuts down at a terminating signal and waits until
 //   every command has exited;
 // - replay: `submit`, then `waitUntilIdle` (commands one at a time, each
 //   waited for), and `finish` at the end.
@@ -199,7 +199,7 @@ package final class CommandRunner<Dropped: LineSink> {
         _ = queue.reduce(.endOfInput)
     }
 
-    /// SIGINT or SIGTERM: nothing new starts, waiting lines are discarded,
+    /// A terminating signal: nothing new starts, waiting lines are discarded,
     /// running commands get SIGTERM (SIGKILL after `--kill-after`). Once
     /// only: later calls do nothing.
     package func shutdown(at time: Instant) throws(OutputError) {
@@ -216,7 +216,7 @@ package final class CommandRunner<Dropped: LineSink> {
     /// When a signal that comes now is seen.
     private var signalTime: Instant { timelineNow?() ?? latestTime }
 
-    /// A second SIGINT or SIGTERM: SIGKILL to every command still running,
+    /// A second terminating signal: SIGKILL to every command still running,
     /// at once (and shutdown, if that had not happened).
     package func killAll(at time: Instant) throws(OutputError) {
         latestTime = time
@@ -230,7 +230,8 @@ package final class CommandRunner<Dropped: LineSink> {
     /// After the wait: reaps exited commands, feeds stdin pipes, sends the
     /// SIGKILLs that are due, and starts what may start. A driver that saw a
     /// signal in the same wait calls `shutdown` first, so that a command the
-    /// terminal's Ctrl-C killed too is not reported as failed.
+    /// same signal killed (one sent to pace and its commands alike, as
+    /// `kill 0` does) is not reported as failed.
     package func handleReady() throws(OutputError) {
         ready.removeAll(keepingCapacity: true)
         ProcessPlatform.epollReady(epoll, into: &ready)

@@ -488,6 +488,22 @@ struct CommandQueueTests {
         #expect(small.capacity == smallCapacity)
     }
 
+    @Test("restart while every slot is busy: lines replacing each other leave no trail of stale entries")
+    func replacementsWhileSlotsAreBusy() {
+        var h = Harness(jobs: 1, onBusy: .restart)
+        #expect(h.submit(0, "a") == [.start(0, key: "a", count: 1)])
+        #expect(h.submit(1, "b") == [])
+        for line in 2...10_000 {
+            #expect(h.submit(EventNumber(line), "b") == [.discard(EventNumber(line - 1), .replaced)])
+        }
+        #expect(h.queue.waitingCount == 1)
+        // One live entry (b's line); the stale ones are dropped in rebuilds.
+        #expect(h.queue.readyEntries <= 2 * 2 + 64)
+        #expect(h.exited(0) == [.start(10_000, key: "b", count: 10_000)])
+        #expect(h.exited(10_000) == [])
+        h.endWhenIdle()
+    }
+
     // MARK: - A model
 
     /// Random traffic on few keys and slots, checked against the rules

@@ -466,7 +466,7 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 1)
     }
 
-    @Test("a command killed by the signal pace got too (a terminal's Ctrl-C) is no failure")
+    @Test("a command killed by the signal pace got too (`kill 0`) is no failure")
     func sameSignalAsPace() throws {
         let f = Fixture()
         let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; kill -INT $$")),
