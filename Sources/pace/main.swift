@@ -9,8 +9,10 @@ enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 2
-    static let interrupted: Int32 = 130  // 128 + SIGINT
-    static let terminated: Int32 = 143   // 128 + SIGTERM
+
+    /// A terminating signal's: 128 + its number (SIGINT 130, SIGTERM 143,
+    /// SIGHUP 129, SIGQUIT 131), as a shell reports a process it killed.
+    static func signalled(_ number: Int32) -> Int32 { 128 + number }
 }
 
 /// Writes a message, help or version text whole. Failures are ignored:
@@ -41,7 +43,7 @@ func writeStdout(_ text: String) -> Int32 {
         writeStderr("pace: \(target): \(errorText(code))\n")
         return ExitCode.failure
     case .interrupted?:
-        return Signals.pendingTermination() == SIGINT ? ExitCode.interrupted : ExitCode.terminated
+        return ExitCode.signalled(Signals.pendingTermination())
     }
 }
 
@@ -78,6 +80,9 @@ func occupyStandardDescriptors() {
 }
 
 func run() -> Int32 {
+    // First of all (see PaceCore/Platform/Linux.swift): from here until the
+    // run begins, a terminating signal ends pace at once with 128 + N.
+    Signals.install()
     occupyStandardDescriptors()
     guard let arguments = argumentBytes() else {
         writeStderr("pace: cannot read the command line (is /proc mounted?)\n")
@@ -120,9 +125,8 @@ func run() -> Int32 {
     let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
     let droppedFD = configuration.droppedPath == nil ? nil : outputFDs.last
 
-    // SIGINT, SIGTERM and SIGUSR1 are blocked from here on, except while
-    // pace waits (see PaceCore/Platform/Linux.swift).
-    Signals.install()
+    // The handled signals are blocked from here on, except while pace waits.
+    Signals.beginRun()
     var input = LineReader(fd: inputFD)
     let report: RunReport
     if configuration.replay {
@@ -144,7 +148,7 @@ func run() -> Int32 {
         writeStderr("pace: line \(line): \(why)\n")
         status = ExitCode.failure
     case let .signal(number):
-        status = number == SIGINT ? ExitCode.interrupted : ExitCode.terminated
+        status = ExitCode.signalled(number)
     case let .inputFailed(code):
         writeStderr(Array("pace: ".utf8) + (configuration.inputPath ?? Array("stdin".utf8))
                     + Array(": \(errorText(code))\n".utf8))
@@ -157,12 +161,15 @@ func run() -> Int32 {
     // that could not start included), then 123 (a command failed).
     if status == ExitCode.success { status = report.commandStatus }
     if let unwritten = report.linesNotWritten {
-        writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not written\n")
+        // With --exec, lines are run, not written: those a second signal
+        // left unrun (SPEC: how many lines it did not write or run).
+        let what = configuration.exec == nil ? "written" : "run"
+        writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not \(what)\n")
     }
     // A signal wins over every other ending (SPEC: 130 or 143, then 1), also
     // one that came during the last writes, or after the reader had gone.
     let signal = Signals.pendingTermination()
-    let exitStatus = signal == 0 ? status : signal == SIGINT ? ExitCode.interrupted : ExitCode.terminated
+    let exitStatus = signal == 0 ? status : ExitCode.signalled(signal)
     if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
     return exitStatus

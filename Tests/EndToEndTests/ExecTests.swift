@@ -158,7 +158,7 @@ struct ExecEndToEndTests {
         s.expectNoneLeft()
     }
 
-    @Test("replay: a second signal sends SIGKILL at once to a command that ignores SIGTERM")
+    @Test("replay: a second signal sends SIGKILL at once to a command that ignores SIGTERM, and says how many lines did not run")
     func secondSignal() throws {
         let s = try Scratch()
         defer { s.remove() }
@@ -182,7 +182,8 @@ struct ExecEndToEndTests {
         #expect(pace.send(SIGTERM))
         let (rest, errors, status) = pace.finish()
         #expect(rest == [])
-        #expect(errors == "")
+        // Line 2 was read with line 1 and never ran.
+        #expect(errors == "pace: interrupted: 1 line not run\n")
         #expect(status == 143)
         s.expectNoneLeft()
     }

@@ -262,8 +262,8 @@ struct LiveExecTests {
         #expect([one, two].allSatisfy(isGone))
     }
 
-    @Test("SIGINT or SIGTERM: SIGTERM to the running command, the waiting line never runs, pace exits 130 or 143 once it is gone",
-          arguments: [SIGINT, SIGTERM])
+    @Test("SIGINT, SIGTERM, SIGHUP or SIGQUIT: SIGTERM to the running command, the waiting line never runs, pace exits 128 + N once it is gone",
+          arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
     func signal(_ number: Int32) throws {
         let c = try Commands("""
             trap 'ev term; gate term-$n; exit 0' TERM
@@ -288,9 +288,9 @@ struct LiveExecTests {
         #expect(isGone(one))
     }
 
-    @Test("a command that ignores SIGTERM: SIGKILL after --kill-after; a second signal sends it at once")
+    @Test("a command that ignores SIGTERM: SIGKILL after --kill-after; a second signal sends it at once and says how many lines did not run")
     func shutdownKills() throws {
-        for second in [false, true] {
+        for (second, waiting) in [(false, 0), (true, 0), (true, 2)] {
             let c = try Commands("""
                 trap 'ev term' TERM
                 echo "start $n $$"
@@ -300,13 +300,18 @@ struct LiveExecTests {
             let pace = try PipedPace(["--throttle", "1ns", "--kill-after", second ? "1h" : "200ms", "--exec", c.command])
             pace.write("1 a\n")
             let one = pid(pace.readLine())
+            // Lines waiting for line 1's command: the signal leaves them unrun.
+            for line in 0..<waiting {
+                pace.write("\(line + 2) a\n")
+                #expect(pace.waitUntilInputDrained())
+            }
             #expect(pace.send(SIGINT))
             #expect(pace.readLine() == "term 1")
             // An hour's --kill-after: only the second signal ends it in time.
             if second { #expect(pace.send(SIGINT)) }
             let (rest, errors, status) = pace.finish(closingInput: false)
             #expect(rest == [])
-            #expect(errors == "")
+            #expect(errors == (second ? "pace: interrupted: \(waiting) line\(waiting == 1 ? "" : "s") not run\n" : ""))
             #expect(status == 130)
             #expect(isGone(one))
         }

@@ -30,7 +30,7 @@ extension CommandRunner {
                 }
                 send(SIGTERM, to: line)
             case let .kill(line):
-                if traceFD != nil, children[line] != nil {
+                if traceFD != nil, children[line] != nil || lingering[line] != nil {
                     if case .killTimer = occasion {
                         trace(line, "command sent SIGKILL: still running after --kill-after")
                     } else {
@@ -38,16 +38,23 @@ extension CommandRunner {
                     }
                 }
                 send(SIGKILL, to: line)
+            case let .checkGroup(line):
+                if let group = lingering[line], ProcessPlatform.groupIsEmpty(group) {
+                    lingering[line] = nil
+                    try perform(queue.reduce(.groupEmptied(line)))
+                }
             case let .discard(line, why):
+                if why == .shutdown { notRunAtShutdown += 1 }
                 if traceFD != nil { trace(line, notRunText(why, occasion)) }
                 if let line = stored.removeValue(forKey: line) {
+                    stored.releaseSpareCapacity()
                     var failure: OutputError?
                     line.line.withUnsafeBytes { bytes in
                         do throws(OutputError) { try dropped.emit(Emission(line: bytes, time: latestTime, number: 0)) } catch { failure = error }
                     }
                     if let failure { throw failure }
                 }
-            case .armKillTimer, .finished:
+            case .armKillTimer, .armGroupCheck, .finished:
                 // The deadline is `nextDeadline`; the end is `isFinished`.
                 break
             }
@@ -66,10 +73,23 @@ extension CommandRunner {
         }
     }
 
+    /// Signals line `line`'s command: its whole process group (the shell's
+    /// pid is its id). The group of a shell not reaped yet cannot have been
+    /// reused, since the zombie still holds the id; a lingering group is
+    /// signalled only while the queue has it (a SIGKILL ends that), and the
+    /// id is taken again only by a process made leader of a new group after
+    /// this one emptied and the pid wrapped around, the race any shell's
+    /// `kill %1` has.
     func send(_ number: Int32, to line: EventNumber) {
-        guard children[line] != nil else { return }
-        children[line]!.signalled = true
-        ProcessPlatform.signal(children[line]!.pid, number)
+        if children[line] != nil {
+            children[line]!.signalled = true
+            if number == SIGKILL { children[line]!.killed = true }
+            ProcessPlatform.signalGroup(children[line]!.pid, number)
+        } else if let group = lingering[line] {
+            ProcessPlatform.signalGroup(group, number)
+            // Gone for the queue: sent SIGKILL.
+            if number == SIGKILL { lingering[line] = nil }
+        }
     }
 
     /// Spawns line `line`'s command; the errno if it could not be started
@@ -105,13 +125,14 @@ extension CommandRunner {
             // Started but unwatchable (no pidfd on this kernel, or out of
             // descriptors): it must not run unowned.
             close(pipe.write)
-            ProcessPlatform.signal(pid, SIGKILL)
+            ProcessPlatform.signalGroup(pid, SIGKILL)
             ProcessPlatform.reapBlocking(pid)
             return -pidfd
         }
         _ = ProcessPlatform.epollAdd(epoll, fd: pidfd, events: ProcessPlatform.epollIn,
                                      tag: UInt64(bitPattern: line) << 1)
         stored[line] = nil
+        stored.releaseSpareCapacity()
         var input = entry.line
         input.append(0x0A)
         children[line] = Child(pid: pid, pidfd: pidfd, stdinFD: pipe.write, input: input, written: 0)
@@ -176,7 +197,12 @@ extension CommandRunner {
                 report("pace: line \(line): command killed by signal \(number)\n")
             }
         }
-        try perform(queue.reduce(.exited(line)))
+        // A command pace sent SIGTERM (and no SIGKILL) is gone only once its
+        // group is empty (SPEC): whether it is can be known only now that
+        // the shell is reaped, since a zombie leader keeps its group alive.
+        let groupRemains = child.signalled && !child.killed && !ProcessPlatform.groupIsEmpty(child.pid)
+        if groupRemains { lingering[line] = child.pid }
+        try perform(queue.reduce(.exited(line, groupRemains: groupRemains, now: clock())))
     }
 
     func trace(_ line: EventNumber, _ what: String) {

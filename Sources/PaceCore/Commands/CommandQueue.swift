@@ -13,10 +13,29 @@
 //   a line of its key is waiting: queue, drop, or restart (SIGTERM to the
 //   running one, the waiting one discarded, the new line waits for the old
 //   command to exit);
-// - a command sent SIGTERM is sent SIGKILL `killAfter` later if it still runs;
+// - a command sent SIGTERM is sent SIGKILL `killAfter` later if its group
+//   still has a process;
 // - shutdown (a signal, or a command that could not be started): nothing new
 //   starts, waiting lines are discarded, running ones are signalled (signal
 //   only) and waited for.
+//
+// When a command is over (SPEC: Commands). Every command leads a process
+// group of its own, and pace signals the whole group. A command has finished
+// when its shell has exited, unless pace signalled it: a command sent
+// SIGTERM (by restart or shutdown) is gone only once its group is empty or
+// has been sent SIGKILL, so that a restarted `make` never builds beside the
+// compilers of the one it replaced. Until then it keeps its key and its slot
+// ("lingering"), its kill timer stands, and the runner is asked to look at
+// its group again (`.checkGroup`) after 1 ms, 2 ms, 4 ms... (at most every
+// `longestGroupCheck`): the kernel tells nobody when a group empties, and
+// this backoff finds a group that empties at once (the usual case: every
+// process got the SIGTERM together) within a millisecond or two, while one
+// that ignores SIGTERM costs a few looks a second until its SIGKILL.
+//
+// Memory. A key's waiting lines are a FIFO (Storage/FIFO) mutated in place
+// (never copied out of the table and back, which made a backlog of one key
+// quadratic), the number waiting is kept as a count, and the FIFOs and the
+// tables give their space back as a backlog drains.
 //
 // Counts: a line discarded here carries its count (itself plus what its
 // policy discarded before it) over to the next line of its key that is
@@ -44,15 +63,20 @@ package enum CommandDiscard: Equatable, Sendable {
 package enum CommandEffect<Key: Hashable>: Equatable {
     /// Start the command of line `line`; `count` is its PACE_COUNT.
     case start(EventNumber, key: Key, count: Int64)
-    /// Send SIGTERM to line `line`'s command.
+    /// Send SIGTERM to line `line`'s command (its process group).
     case terminate(EventNumber)
-    /// Send SIGKILL to line `line`'s command.
+    /// Send SIGKILL to line `line`'s command (its process group).
     case kill(EventNumber)
+    /// Look whether line `line`'s group (its shell has exited) is empty now;
+    /// if so, send `.groupEmptied`.
+    case checkGroup(EventNumber)
     /// Line `line`'s command will never run (`--dropped` gets it).
     case discard(EventNumber, CommandDiscard)
-    /// Wake up at this instant and send `.killTimerFired` (`nextKillDeadline`
-    /// says the same at any time).
+    /// Wake up at this instant and send `.timerFired` (`nextDeadline` says
+    /// the same at any time): a SIGKILL is due then.
     case armKillTimer(at: Instant)
+    /// The same, for a look at a lingering group.
+    case armGroupCheck(at: Instant)
     /// Input has ended and every command has exited: pace may exit.
     case finished
 }
@@ -62,16 +86,21 @@ package enum CommandAction<Key: Hashable>: Equatable {
     /// An emitted line, with its count, at `now` (a restart's SIGTERM arms a
     /// kill timer from it).
     case submit(EventNumber, key: Key, count: Int64, now: Instant)
-    /// Line `line`'s command has exited (for whatever reason).
-    case exited(EventNumber)
+    /// Line `line`'s shell has exited (for whatever reason), at `now`;
+    /// `groupRemains`: pace had sent it SIGTERM (and no SIGKILL) and its
+    /// group still has a process, so it is not gone yet.
+    case exited(EventNumber, groupRemains: Bool = false, now: Instant = 0)
+    /// The group of line `line`, lingering after its shell exited, is empty.
+    case groupEmptied(EventNumber)
     /// The runner could not start line `line`'s command: pace stops as at
     /// shutdown, but the commands already running are left to finish.
     case couldNotStart(EventNumber)
-    /// A kill timer is due (any instant at or after `nextKillDeadline`).
-    case killTimerFired(now: Instant)
+    /// A timer is due (any instant at or after `nextDeadline`).
+    case timerFired(now: Instant)
     /// No more lines will be submitted.
     case endOfInput
-    /// SIGINT or SIGTERM: nothing new starts; running commands get SIGTERM.
+    /// A terminating signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): nothing new
+    /// starts; running commands get SIGTERM.
     case shutdown(now: Instant)
     /// A second signal: every running command gets SIGKILL at once.
     case killAll
@@ -98,6 +127,12 @@ package struct CommandQueue<Key: Hashable> {
     package let onBusy: OnBusy
     package let killAfter: Nanoseconds
 
+    /// The first look at a lingering group comes this long after its shell
+    /// exited; each next one twice as long after the last, up to
+    /// `longestGroupCheck`.
+    package static var firstGroupCheck: Nanoseconds { 1_000_000 }
+    package static var longestGroupCheck: Nanoseconds { 250_000_000 }
+
     private struct Waiting {
         var line: EventNumber
         var count: Int64
@@ -108,43 +143,36 @@ package struct CommandQueue<Key: Hashable> {
     /// A key with a command running or lines waiting (forgotten otherwise).
     private struct KeyState {
         var running: EventNumber?
-        /// Its waiting lines, in submission order, from `head` on.
-        var waiting: [Waiting] = []
-        var head = 0
-
-        var first: Waiting? { head < waiting.count ? waiting[head] : nil }
-        var waitingCount: Int { waiting.count - head }
-
-        mutating func popFirst() -> Waiting {
-            let first = waiting[head]
-            head += 1
-            if head == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 32 && head * 2 >= waiting.count {
-                waiting.removeFirst(head)
-                head = 0
-            }
-            return first
-        }
+        /// Its waiting lines, in submission order.
+        var waiting = FIFO<Waiting>()
     }
 
     private struct Running {
         var key: Key
         var terminated = false
         var killed = false
+        /// Its shell exited after a SIGTERM, but its group had a process
+        /// left: the next look at the group is due then, the one after
+        /// `interval` later.
+        var groupCheck: (due: Instant, interval: Nanoseconds)?
     }
 
     private var keys: [Key: KeyState] = [:]
     private var running: [EventNumber: Running] = [:]
+    /// Lines waiting, all keys together.
+    package private(set) var waitingCount = 0
     /// Keys whose first waiting line may start, by that line's order. Entries
     /// go stale (the key started, or its line was replaced) and are skipped
-    /// when popped: each is checked against `keys`.
+    /// when popped: each is checked against `keys`. While every slot is
+    /// busy nothing is popped, and `restart` replacing a waiting line leaves
+    /// one stale entry per line: the heap is rebuilt from `keys` once it
+    /// holds more than twice as many entries as there are keys.
     private var ready = ReadyHeap<Key>()
     /// SIGTERMed commands and when they get SIGKILL, in the order sent:
-    /// `now` never goes back, so the deadlines are in order too.
-    private var killTimers: [(due: Instant, line: EventNumber)] = []
-    private var killTimersHead = 0
+    /// `now` never goes back, so the deadlines are in order too. Entries of
+    /// commands that are gone or killed are taken off the front at the end
+    /// of every action, so the first is the next SIGKILL due.
+    private var killTimers = FIFO<(due: Instant, line: EventNumber)>()
     /// Counts carried by lines discarded here, owed to each key's next line.
     private var owed: [Key: Int64] = [:]
     private var nextOrder: UInt64 = 0
@@ -160,24 +188,33 @@ package struct CommandQueue<Key: Hashable> {
         self.killAfter = killAfter
     }
 
-    /// Commands running now (SIGTERMed ones included, until they exit).
+    /// Commands running now (SIGTERMed ones included, until they are gone).
     package var runningCount: Int { running.count }
-    /// Lines waiting for their turn.
-    package var waitingCount: Int { keys.values.reduce(0) { $0 + $1.waitingCount } }
     /// Input has ended and no command runs or waits.
     package var isFinished: Bool { inputEnded && running.isEmpty && keys.isEmpty }
     /// Whether shutdown (or a start failure) stopped new starts.
     package var isStopped: Bool { stopped }
 
-    /// The earliest SIGKILL due, if a SIGTERMed command still runs.
-    package var nextKillDeadline: Instant? {
-        var i = killTimersHead
-        while i < killTimers.count {
-            if let command = running[killTimers[i].line], !command.killed { return killTimers[i].due }
-            i += 1
+    /// The earliest SIGKILL due, if a SIGTERMed command is not gone yet.
+    package var nextKillDeadline: Instant? { killTimers.first?.due }
+
+    /// The earliest timer: a SIGKILL or a look at a lingering group.
+    package var nextDeadline: Instant? {
+        var next = nextKillDeadline
+        for command in running.values {
+            if let check = command.groupCheck, next.map({ check.due < $0 }) ?? true { next = check.due }
         }
-        return nil
+        return next
     }
+
+    /// The storage of `key`'s waiting lines: its size, and where it is (for
+    /// the tests: a backlog is kept in place, and given back as it drains).
+    func waitingStorage(of key: Key) -> (capacity: Int, address: UnsafeRawPointer?)? {
+        keys[key].map { state in (state.waiting.capacity, state.waiting.withWaiting { UnsafeRawPointer($0.baseAddress) }) }
+    }
+
+    /// Entries in the ready heap, stale ones included (for the tests).
+    var readyEntries: Int { ready.count }
 
     package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
@@ -186,12 +223,23 @@ package struct CommandQueue<Key: Hashable> {
             // After shutdown a line is only discarded, whenever it comes.
             precondition(!inputEnded || stopped, "CommandQueue: line \(line) submitted after end of input")
             submit(line, key: key, count: count, now: now, into: &effects)
-        case let .exited(line):
-            guard let command = running.removeValue(forKey: line) else {
-                preconditionFailure("CommandQueue: exit of line \(line), which has no command running")
+        case let .exited(line, groupRemains, now):
+            guard let command = running[line], command.groupCheck == nil else {
+                preconditionFailure("CommandQueue: exit of line \(line), which has no shell running")
             }
-            keys[command.key]!.running = nil
-            becameFree(command.key)
+            if groupRemains && command.terminated && !command.killed {
+                let due = now.saturatingAdd(Self.firstGroupCheck)
+                running[line]!.groupCheck = (due, Self.firstGroupCheck)
+                effects.append(.armGroupCheck(at: due))
+            } else {
+                gone(line)
+                startWaiting(into: &effects)
+            }
+        case let .groupEmptied(line):
+            guard running[line]?.groupCheck != nil else {
+                preconditionFailure("CommandQueue: group of line \(line) emptied, but it was not lingering")
+            }
+            gone(line)
             startWaiting(into: &effects)
         case let .couldNotStart(line):
             guard let command = running.removeValue(forKey: line) else {
@@ -202,19 +250,23 @@ package struct CommandQueue<Key: Hashable> {
             discard(line, key: command.key, count: 0, .couldNotStart, into: &effects)
             becameFree(command.key)
             stop(signalling: false, now: 0, into: &effects)
-        case let .killTimerFired(now):
-            while killTimersHead < killTimers.count, killTimers[killTimersHead].due <= now {
-                let line = killTimers[killTimersHead].line
-                killTimersHead += 1
-                if let command = running[line], !command.killed {
-                    running[line]!.killed = true
-                    effects.append(.kill(line))
-                }
+        case let .timerFired(now):
+            while let first = killTimers.first, first.due <= now {
+                _ = killTimers.removeFirst()
+                guard let command = running[first.line], !command.killed else { continue }
+                running[first.line]!.killed = true
+                effects.append(.kill(first.line))
+                // SPEC: a command is gone once its group has been sent
+                // SIGKILL; a shell still running is waited for.
+                if command.groupCheck != nil { gone(first.line) }
             }
-            if killTimersHead == killTimers.count {
-                killTimers.removeAll(keepingCapacity: true)
-                killTimersHead = 0
+            for line in running.keys.sorted() {
+                guard let check = running[line]!.groupCheck, check.due <= now else { continue }
+                let interval = min(check.interval * 2, Self.longestGroupCheck)
+                running[line]!.groupCheck = (now.saturatingAdd(interval), interval)
+                effects.append(.checkGroup(line))
             }
+            startWaiting(into: &effects)
         case .endOfInput:
             inputEnded = true
         case let .shutdown(now):
@@ -224,7 +276,11 @@ package struct CommandQueue<Key: Hashable> {
             for line in running.keys.sorted() where !running[line]!.killed {
                 running[line]!.killed = true
                 effects.append(.kill(line))
+                if running[line]!.groupCheck != nil { gone(line) }
             }
+        }
+        while let first = killTimers.first, running[first.line].map({ $0.killed }) ?? true {
+            _ = killTimers.removeFirst()
         }
         if isFinished && !finishedReported {
             finishedReported = true
@@ -241,26 +297,26 @@ package struct CommandQueue<Key: Hashable> {
             discard(line, key: key, count: count, .shutdown, into: &effects)
             return
         }
-        var state = keys[key] ?? KeyState()
-        let busy = state.running != nil || state.waitingCount > 0
+        // The key's state is read and changed where it lies in the table:
+        // a copy taken out and put back would copy its waiting lines too.
+        let current = keys[key]?.running
+        let busy = current != nil || keys[key].map { !$0.waiting.isEmpty } ?? false
         if busy {
             switch onBusy {
             case .queue:
                 break
             case .drop:
-                keys[key] = state
                 discard(line, key: key, count: count, .busy, into: &effects)
                 return
             case .restart:
                 // At most one line waits per key under restart: each new one
                 // replaces it.
-                while state.waitingCount > 0 {
-                    let replaced = state.popFirst()
+                while let replaced = takeFirstWaiting(of: key) {
                     owed[key, default: 0] += replaced.count
                     stats.notRun += 1
                     effects.append(.discard(replaced.line, .replaced))
                 }
-                if let current = state.running, !running[current]!.terminated {
+                if let current, !running[current]!.terminated {
                     running[current]!.terminated = true
                     stats.restarted += 1
                     effects.append(.terminate(current))
@@ -268,36 +324,68 @@ package struct CommandQueue<Key: Hashable> {
                 }
             }
         }
-        let total = count + (owed.removeValue(forKey: key) ?? 0)
+        var total = count
+        if let carried = owed.removeValue(forKey: key) {
+            total += carried
+            owed.releaseSpareCapacity()
+        }
         let order = nextOrder
         nextOrder += 1
-        state.waiting.append(Waiting(line: line, count: total, order: order))
-        let isFirst = state.waitingCount == 1
-        keys[key] = state
-        if isFirst && state.running == nil { ready.push(order: order, key: key) }
+        keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order))
+        waitingCount += 1
+        if current == nil && keys[key]!.waiting.count == 1 {
+            ready.push(order: order, key: key)
+            if ready.count > 2 * keys.count + 64 { rebuildReady() }
+        }
         startWaiting(into: &effects)
     }
 
-    /// A key whose command exited (or never started): its next waiting line
+    /// Takes the first waiting line of `key` out, in place.
+    private mutating func takeFirstWaiting(of key: Key) -> Waiting? {
+        guard let index = keys.index(forKey: key), !keys.values[index].waiting.isEmpty else { return nil }
+        waitingCount -= 1
+        return keys.values[index].waiting.removeFirst()
+    }
+
+    /// Line `line`'s command is over: its slot and its key are free.
+    private mutating func gone(_ line: EventNumber) {
+        let command = running.removeValue(forKey: line)!
+        keys[command.key]!.running = nil
+        becameFree(command.key)
+        running.releaseSpareCapacity()
+    }
+
+    /// A key whose command is gone (or never started): its next waiting line
     /// may start, or the key is forgotten.
     private mutating func becameFree(_ key: Key) {
-        guard let first = keys[key]!.first else {
+        guard let first = keys[key]!.waiting.first else {
             keys[key] = nil
+            keys.releaseSpareCapacity()
             return
         }
         ready.push(order: first.order, key: key)
+    }
+
+    /// The ready heap without its stale entries: one per free key that has
+    /// a line waiting.
+    private mutating func rebuildReady() {
+        ready = ReadyHeap()
+        for (key, state) in keys where state.running == nil {
+            if let first = state.waiting.first { ready.push(order: first.order, key: key) }
+        }
     }
 
     /// Fills free slots with the earliest waiting lines of free keys.
     private mutating func startWaiting(into effects: inout [CommandEffect<Key>]) {
         guard !stopped else { return }
         while running.count < jobs, let (order, key) = ready.popMin() {
-            guard var state = keys[key], state.running == nil, let first = state.first, first.order == order else {
+            guard let index = keys.index(forKey: key), keys.values[index].running == nil,
+                  keys.values[index].waiting.first?.order == order else {
                 continue  // stale
             }
-            _ = state.popFirst()
-            state.running = first.line
-            keys[key] = state
+            let first = keys.values[index].waiting.removeFirst()
+            waitingCount -= 1
+            keys.values[index].running = first.line
             running[first.line] = Running(key: key)
             stats.started += 1
             effects.append(.start(first.line, key: key, count: first.count))
@@ -322,9 +410,9 @@ package struct CommandQueue<Key: Hashable> {
     private mutating func stop(signalling: Bool, now: Instant, into effects: inout [CommandEffect<Key>]) {
         stopped = true
         var leftOver: [(Waiting, Key)] = []
-        for (key, var state) in keys {
-            while state.waitingCount > 0 { leftOver.append((state.popFirst(), key)) }
-            if state.running == nil { keys[key] = nil } else { keys[key] = state }
+        for key in Array(keys.keys) {
+            while let waiting = takeFirstWaiting(of: key) { leftOver.append((waiting, key)) }
+            if keys[key]!.running == nil { keys[key] = nil }
         }
         leftOver.sort { $0.0.order < $1.0.order }
         for (waiting, key) in leftOver {
@@ -346,6 +434,8 @@ package struct CommandQueue<Key: Hashable> {
 /// submitted earliest comes out first. Orders are unique.
 private struct ReadyHeap<Key> {
     private var entries: [(order: UInt64, key: Key)] = []
+
+    var count: Int { entries.count }
 
     mutating func push(order: UInt64, key: Key) {
         entries.append((order, key))
@@ -375,5 +465,22 @@ private struct ReadyHeap<Key> {
             }
         }
         return (first.order, first.key)
+    }
+}
+
+// MARK: - Tables that shrink
+
+extension Dictionary {
+    /// Rebuilds the table smaller once it is mostly empty: a dictionary
+    /// never gives back the buckets of entries removed, so one that held a
+    /// large backlog (the runner's stored lines, the queue's keys) would keep
+    /// its size after the backlog drained. The rebuild copies a quarter of
+    /// the table at most, paid for by the removals that emptied the rest.
+    mutating func releaseSpareCapacity() {
+        let kept = 1024
+        guard capacity > kept && count * 4 < capacity else { return }
+        var smaller = Dictionary(minimumCapacity: count)
+        for (key, value) in self { smaller[key] = value }
+        self = smaller
     }
 }

@@ -1,14 +1,16 @@
 // `--exec`'s process layer: CommandQueue's decisions carried out on real
 // processes. The runner owns every child from spawn to reap: it keeps the
 // bytes of the lines waiting for their turn, writes each command's stdin,
-// sends the signals the queue asks for, learns of exits through one
-// descriptor (ProcessPlatform: pidfds in an epoll set) and reports failures.
+// sends the signals the queue asks for (to the command's process group: each
+// command leads one, see ProcessSpawner), learns of exits through one
+// descriptor (ProcessPlatform: pidfds in an epoll set), looks at the groups
+// of signalled commands whose shell has exited, and reports failures.
 // Both modes drive it the same way:
 //
 // - live: `submit` each emitted line; watch `readinessFD` (readable) and
 //   `nextDeadline` (CLOCK_BOOTTIME) in the loop's one wait and call
 //   `handleReady()` after it (LiveCommands.swift); at end of input (or a
-//   signal), `finish`: it shuts down at SIGINT/SIGTERM and waits until
+//   signal), `finish`: it shuts down at a terminating signal and waits until
 //   every command has exited;
 // - replay: `submit`, then `waitUntilIdle` (commands one at a time, each
 //   waited for), and `finish` at the end.
@@ -87,10 +89,20 @@ package final class CommandRunner<Dropped: LineSink> {
         var written: Int
         /// pace sent it SIGTERM or SIGKILL: its end is no failure.
         var signalled = false
+        /// pace sent it SIGKILL: it is gone once its shell is reaped,
+        /// whatever is left of its group.
+        var killed = false
     }
 
     var stored: [EventNumber: Stored] = [:]
     var children: [EventNumber: Child] = [:]
+    /// Commands pace sent SIGTERM whose shell has exited and been reaped
+    /// while their group still had a process: the group's id (the shell's
+    /// pid), until the queue says the command is gone.
+    var lingering: [EventNumber: pid_t] = [:]
+    /// Lines not run because pace was stopping (a signal): what a second
+    /// signal's message counts.
+    package internal(set) var notRunAtShutdown: Int64 = 0
     /// The latest time given: when lines discarded by an exit's aftermath go.
     var latestTime: Instant = 0
     /// Live mode: the time on pace's timeline now, which the lines a signal
@@ -130,13 +142,15 @@ package final class CommandRunner<Dropped: LineSink> {
 
     deinit {
         // Nothing may outlive the runner: a child still here (a driver that
-        // stopped early) is killed and reaped, never left a zombie.
+        // stopped early) is killed with its group and reaped, never left a
+        // zombie; so is what remains of a lingering group.
         for (_, child) in children {
-            ProcessPlatform.signal(child.pid, SIGKILL)
+            ProcessPlatform.signalGroup(child.pid, SIGKILL)
             ProcessPlatform.reapBlocking(child.pid)
             close(child.pidfd)
             if child.stdinFD >= 0 { close(child.stdinFD) }
         }
+        for (_, group) in lingering { ProcessPlatform.signalGroup(group, SIGKILL) }
         close(epoll)
         spawner.release()
     }
@@ -150,8 +164,9 @@ package final class CommandRunner<Dropped: LineSink> {
 
     /// Readable when a command has exited or a stdin pipe can take more.
     package var readinessFD: Int32 { epoll }
-    /// When a SIGTERMed command is due its SIGKILL (on `clock`), if any.
-    package var nextDeadline: Instant? { queue.nextKillDeadline }
+    /// When a SIGTERMed command is due its SIGKILL, or a lingering group a
+    /// look (on `clock`), if any.
+    package var nextDeadline: Instant? { queue.nextDeadline }
     /// Input has ended and every command has exited.
     package var isFinished: Bool { queue.isFinished }
     /// Commands running or lines waiting.
@@ -184,7 +199,7 @@ package final class CommandRunner<Dropped: LineSink> {
         _ = queue.reduce(.endOfInput)
     }
 
-    /// SIGINT or SIGTERM: nothing new starts, waiting lines are discarded,
+    /// A terminating signal: nothing new starts, waiting lines are discarded,
     /// running commands get SIGTERM (SIGKILL after `--kill-after`). Once
     /// only: later calls do nothing.
     package func shutdown(at time: Instant) throws(OutputError) {
@@ -201,7 +216,7 @@ package final class CommandRunner<Dropped: LineSink> {
     /// When a signal that comes now is seen.
     private var signalTime: Instant { timelineNow?() ?? latestTime }
 
-    /// A second SIGINT or SIGTERM: SIGKILL to every command still running,
+    /// A second terminating signal: SIGKILL to every command still running,
     /// at once (and shutdown, if that had not happened).
     package func killAll(at time: Instant) throws(OutputError) {
         latestTime = time
@@ -215,7 +230,8 @@ package final class CommandRunner<Dropped: LineSink> {
     /// After the wait: reaps exited commands, feeds stdin pipes, sends the
     /// SIGKILLs that are due, and starts what may start. A driver that saw a
     /// signal in the same wait calls `shutdown` first, so that a command the
-    /// terminal's Ctrl-C killed too is not reported as failed.
+    /// same signal killed (one sent to pace and its commands alike, as
+    /// `kill 0` does) is not reported as failed.
     package func handleReady() throws(OutputError) {
         ready.removeAll(keepingCapacity: true)
         ProcessPlatform.epollReady(epoll, into: &ready)
@@ -230,8 +246,8 @@ package final class CommandRunner<Dropped: LineSink> {
                 try reapIfExited(line)
             }
         }
-        if let due = queue.nextKillDeadline, due <= clock() {
-            try perform(queue.reduce(.killTimerFired(now: clock())), on: .killTimer)
+        if let due = queue.nextDeadline, due <= clock() {
+            try perform(queue.reduce(.timerFired(now: clock())), on: .killTimer)
         }
     }
 
@@ -252,9 +268,10 @@ package final class CommandRunner<Dropped: LineSink> {
             // A SIGUSR1 delivered in this wait (or in the driver's last one,
             // after its last look) is answered here on the next round.
             answerStatsRequest()
-            ProcessPlatform.waitReadable(epoll, until: killedAll ? nil : queue.nextKillDeadline)
-            // Before reaping: a terminal's Ctrl-C reaches the command too, and
-            // a command that died of it is pace's shutdown, not a failure.
+            ProcessPlatform.waitReadable(epoll, until: queue.nextDeadline)
+            // Before reaping: a signal sent to pace and its commands alike
+            // (`kill 0`; a terminal's Ctrl-C no longer reaches them, in
+            // their own groups) is pace's shutdown, not a failure.
             if !shutDown && pendingSignal() != 0 { try shutdown() }
             try handleReady()
         }

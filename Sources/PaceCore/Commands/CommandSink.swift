@@ -27,7 +27,8 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
     private let keys: KeyExtractor
     /// Replay: each line's command is waited for before `emit` returns.
     private let waitsForEach: Bool
-    /// SIGINT/SIGTERM received (0: none), as the executable's handler sets it.
+    /// The terminating signal received (0: none), as the executable's handler
+    /// sets it.
     private let pendingSignal: () -> Int32
     /// A second signal came: every command gets SIGKILL at once.
     private let endNow: () -> Bool

@@ -8,7 +8,7 @@
 // `commandsReady()` on the mode, which lets the runner reap, feed, kill and
 // start. At the end of input (or a signal) the driver emits what is pending
 // as ever; then the entry point waits, reading no more input, until every
-// command has exited: SIGINT/SIGTERM shut down there (no new command,
+// command has exited: a terminating signal shuts down there (no new command,
 // SIGTERM to the running ones, SIGKILL after --kill-after), a second signal
 // sends SIGKILL at once, and SIGUSR1 prints the summary so far.
 
@@ -52,8 +52,10 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
     }
 
     func commandsReady() throws(OutputError) {
-        // A terminal's Ctrl-C reaches the commands too: shut down before
-        // reaping, so that a command it killed is not a failure.
+        // A signal sent to pace and its commands alike (`kill 0`; the
+        // terminal's Ctrl-C no longer is, commands being in groups of
+        // their own): shut down before reaping, so that a command it
+        // killed is not a failure.
         if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown() }
         try runner.handleReady()
     }
@@ -97,6 +99,10 @@ extension RunReport {
         } catch {
             if end == .endOfInput { end(by: error, held: 0) }
         }
+        // A second signal ended the wait at once (SIGKILL to every command):
+        // pace says how many lines it did not run, 0 included (SPEC), which
+        // are those the first signal left unrun.
+        if Signals.endNow { linesNotWritten = (linesNotWritten ?? 0) + runner.notRunAtShutdown }
         commands = runner.stats
         commandStatus = runner.exitStatus
     }

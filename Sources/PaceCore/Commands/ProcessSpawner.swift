@@ -1,12 +1,16 @@
 // Starts one `/bin/sh -c CMD` for a line, as SPEC's Commands section fixes
 // it: the line and `\n` on its stdin (a pipe), PACE_LINE / PACE_KEY /
 // PACE_TIME / PACE_COUNT added to pace's environment, stdout and stderr
-// inherited, in pace's process group. posix_spawn, not fork: glibc spawns
+// inherited, as the leader of a process group of its own
+// (POSIX_SPAWN_SETPGROUP with 0: the group's id is the shell's pid), so that
+// pace's signals reach everything the command starts (the runner signals the
+// group) and a terminal's Ctrl-C, Ctrl-\ or hangup reaches pace alone, which
+// then stops its commands itself. posix_spawn, not fork: glibc spawns
 // with a vfork-style clone, so the cost does not grow with pace's memory, and
 // it reports a failed exec (no /bin/sh) as its result.
 //
-// The child starts with an empty signal mask (live mode keeps SIGINT and
-// SIGTERM blocked outside its wait, and a mask is inherited across exec) and
+// The child starts with an empty signal mask (pace keeps the signals it
+// handles blocked outside its waits, and a mask is inherited across exec) and
 // SIGPIPE and SIGXFSZ at their default (pace ignores SIGPIPE to see EPIPE;
 // an ignored signal stays ignored across exec, and a command such as
 // `yes | head -1` relies on it). Signals pace found ignored when it started
@@ -28,11 +32,14 @@ struct ProcessSpawner {
 
     static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT="].map { Array($0.utf8) }
 
-    /// Linux refuses to exec with one environment string longer than 32
-    /// pages (MAX_ARG_STRLEN, 128 KiB with its NUL): a longer line would make
-    /// its command impossible to start. So each value is cut to fit (the
-    /// line still reaches stdin whole): 131,061 bytes for PACE_LINE.
-    static let maximumStringLength = 32 * 4096 - 1
+    /// The kernel's limit for one environment string (SPEC: Commands):
+    /// execve(2) fails with E2BIG when a `NAME=value` string, its NUL
+    /// included, is longer than MAX_ARG_STRLEN, 32 pages: 131,072 bytes with
+    /// 4 KiB pages. A longer line would make its command impossible to
+    /// start, so each value is cut to fit (the line still reaches stdin
+    /// whole): PACE_LINE keeps 131,072 - 10 (`PACE_LINE=`) - 1 = 131,061
+    /// bytes of its line.
+    static let maximumStringSize = 32 * Int(sysconf(Int32(_SC_PAGESIZE)))
 
     init(command: [UInt8], shell: [UInt8] = Array("/bin/sh".utf8)) {
         self.shell = shell
@@ -115,7 +122,9 @@ struct ProcessSpawner {
         sigaddset(&defaults, SIGPIPE)
         sigaddset(&defaults, SIGXFSZ)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes,
+                                 Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         var pid: pid_t = 0
         let result = posix_spawn(&pid, arguments[0]!, &actions, &attributes, arguments, environment)
@@ -124,9 +133,10 @@ struct ProcessSpawner {
     }
 
     /// `value` up to its first NUL byte (an environment string ends there),
-    /// and within the kernel's limit for one string.
+    /// and within the kernel's limit for one string: `name` (with its `=`),
+    /// the value and the NUL in `maximumStringSize` bytes.
     private func cut(_ value: UnsafeRawBufferPointer, name: [UInt8]) -> UnsafeRawBufferPointer {
-        var end = min(value.count, Self.maximumStringLength - name.count)
+        var end = min(value.count, Self.maximumStringSize - name.count - 1)
         if let nul = value.firstIndex(of: 0), nul < end { end = nul }
         return UnsafeRawBufferPointer(rebasing: value[..<end])
     }

@@ -8,8 +8,12 @@
 // How signals and waits fit together (the design that closes the race
 // between checking a flag and blocking):
 //
-// - SIGINT, SIGTERM and SIGUSR1 stay blocked for the whole run, in both
-//   modes. Their handlers only record what came (`Signals`).
+// - SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGUSR1 stay blocked for the whole
+//   run, in both modes. Their handlers only record what came (`Signals`).
+// - Before the run (arguments, opening files) they are not blocked, and a
+//   terminating one ends pace at once from its handler, with its status
+//   (128 + N): nothing is pending yet, and an open(2) of a FIFO that waits
+//   for its writer must not outlast a Ctrl-C (see `Signals.install`).
 // - pace never blocks in read(2) or write(2) on a descriptor that can stall
 //   (a pipe, a socket, a terminal). It waits only in ppoll(2), which swaps in
 //   a mask without those signals atomically for the wait: a signal that
@@ -188,62 +192,90 @@ struct OutputPort {
 // MARK: - Signals
 
 // What the handlers record, and the masks. The handler only writes the three
-// counters; the loops read them where the signals are blocked.
+// counters (or, before the run, ends pace); the loops read them where the
+// signals are blocked.
 nonisolated(unsafe) private var firstTermination: sig_atomic_t = 0
 nonisolated(unsafe) private var terminationCount: sig_atomic_t = 0
 nonisolated(unsafe) private var statsRequests: sig_atomic_t = 0
+/// 1 until the run begins: a terminating signal then exits at once.
+nonisolated(unsafe) private var startingUp: sig_atomic_t = 0
 nonisolated(unsafe) private var handledSignals = sigset_t()
 nonisolated(unsafe) private var waitSignalMask = sigset_t()
 nonisolated(unsafe) private var installed = false
 
-/// SIGINT and SIGTERM end input, and a second one ends pace at once;
-/// SIGUSR1 asks for the `--stats` summary so far.
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT end input, and a second one ends pace
+/// at once; pace exits with 128 + the first one's number. SIGHUP and SIGQUIT
+/// act as SIGTERM does (SPEC): `--exec`'s commands run in process groups of
+/// their own, so a closed terminal or a Ctrl-\ reaches pace alone, which
+/// then stops what it started. SIGUSR1 asks for the `--stats` summary so far.
 package enum Signals {
-    /// Installs the handlers and blocks the handled signals for the rest of
-    /// the run (see the top of this file). A signal ignored when pace starts
-    /// stays ignored, as Unix tools do (a shell starts background jobs with
-    /// SIGINT ignored, so that Ctrl-C reaches only the foreground job).
-    /// SIGPIPE is ignored: a closed stdout shows up as EPIPE, which ends pace
-    /// quietly.
+    /// The signals that end pace.
+    package static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    private static let all = terminating + [SIGUSR1]
+
+    /// Installs the handlers: the first thing pace does, so that a signal
+    /// sent as pace starts is not met by the default action (death, or a
+    /// core dump for SIGQUIT). Until `beginRun`, a terminating signal ends
+    /// pace at once from its handler with exit status 128 + N (the handler
+    /// calls _exit, which is async-signal-safe): nothing has been read or
+    /// written yet, and a blocking open(2) of the input or a `--record` FIFO
+    /// could otherwise wait for ever for a writer or reader, the signal
+    /// already taken (a flag checked before the open would leave that
+    /// race). A signal ignored when pace starts stays ignored, as Unix tools
+    /// do (a shell starts background jobs with SIGINT and SIGQUIT ignored,
+    /// `nohup` ignores SIGHUP). SIGPIPE is ignored: a closed stdout shows up
+    /// as EPIPE, which ends pace quietly.
     package static func install() {
         sigemptyset(&handledSignals)
-        for number in [SIGINT, SIGTERM, SIGUSR1] {
+        for number in all {
             var previous = sigaction()
             sigaction(number, nil, &previous)
             let ignored = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
                 == unsafeBitCast(SIG_IGN, to: Int.self)
             if !ignored { sigaddset(&handledSignals, number) }
         }
+        startingUp = 1
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { number in
             if number == SIGUSR1 {
                 statsRequests = 1
                 return
             }
+            if startingUp != 0 { _exit(128 + number) }
             if firstTermination == 0 { firstTermination = number }
             terminationCount &+= 1
         }
         // No handler runs inside another; no SA_RESTART: a wait must end.
         action.sa_mask = handledSignals
         action.sa_flags = 0
-        for number in [SIGINT, SIGTERM, SIGUSR1] where sigismember(&handledSignals, number) == 1 {
+        for number in all where sigismember(&handledSignals, number) == 1 {
             sigaction(number, &action, nil)
         }
-        // Blocked from here on; the wait mask is the mask a parent handed
-        // over (Foundation's Process blocks signals) minus the handled ones,
-        // which must be deliverable while pace waits.
-        pthread_sigmask(SIG_BLOCK, &handledSignals, &waitSignalMask)
-        for number in [SIGINT, SIGTERM, SIGUSR1] where sigismember(&handledSignals, number) == 1 {
+        // The wait mask is the mask a parent handed over (Foundation's
+        // Process blocks signals) minus the handled ones, which must be
+        // deliverable while pace waits; until the run begins they are
+        // deliverable everywhere (one the parent left pending ends pace now).
+        pthread_sigmask(SIG_UNBLOCK, &handledSignals, &waitSignalMask)
+        for number in all where sigismember(&handledSignals, number) == 1 {
             sigdelset(&waitSignalMask, number)
         }
         installed = true
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// The first SIGINT or SIGTERM received, or 0: the status pace exits with.
+    /// The run begins: the handled signals are blocked from here on but for
+    /// the waits (see the top of this file), and a terminating one is
+    /// recorded, not acted on at once. Blocked first, so one that comes in
+    /// between is held for the run, not lost.
+    package static func beginRun() {
+        pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
+        startingUp = 0
+    }
+
+    /// The first terminating signal received, or 0.
     package static var termination: Int32 { firstTermination }
 
-    /// A second SIGINT or SIGTERM came: pace ends at once.
+    /// A second terminating signal came: pace ends at once.
     package static var endNow: Bool { terminationCount >= 2 }
 
     /// Whether a SIGUSR1 came since the last call (which consumes it).
@@ -261,8 +293,7 @@ package enum Signals {
         var pending = sigset_t()
         sigpending(&pending)
         var any = false
-        for number in [SIGINT, SIGTERM, SIGUSR1]
-        where sigismember(&handledSignals, number) == 1 && sigismember(&pending, number) == 1 {
+        for number in all where sigismember(&handledSignals, number) == 1 && sigismember(&pending, number) == 1 {
             any = true
         }
         guard any else { return false }
@@ -272,8 +303,8 @@ package enum Signals {
         return true
     }
 
-    /// The SIGINT or SIGTERM received so far, delivering pending ones first
-    /// (what the loops check between read batches).
+    /// The terminating signal received so far, delivering pending ones
+    /// first (what the loops check between read batches).
     package static func pendingTermination() -> Int32 {
         deliverPending()
         return firstTermination

@@ -132,7 +132,67 @@ enum ProcessPlatform {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
-    static func signal(_ pid: pid_t, _ signal: Int32) { _ = kill(pid, signal) }
+    /// Sends `signal` to every process of the group `group` (a command's
+    /// shell's pid: each command leads a group of its own).
+    static func signalGroup(_ group: pid_t, _ signal: Int32) { _ = kill(-group, signal) }
+
+    /// Whether no live process is left in the group `group`.
+    ///
+    /// kill(-group, 0) fails with ESRCH once the group has no process at
+    /// all: the fast answer, and the usual one. But a process that died
+    /// after its parent is a zombie until init reaps it, and counts for
+    /// kill; under an init that never reaps (some containers run one), the
+    /// zombies of a SIGTERMed `make`'s compilers would keep its group alive
+    /// until its SIGKILL. So when kill finds the group, /proc says whether
+    /// any of its processes still runs: the group is empty when every one
+    /// found there is a zombie. A group kill finds and /proc does not show
+    /// (a /proc mounted with hidepid) is taken as not empty.
+    static func groupIsEmpty(_ group: pid_t) -> Bool {
+        if kill(-group, 0) == -1 && errno == ESRCH { return true }
+        guard let proc = opendir("/proc") else { return false }
+        defer { closedir(proc) }
+        var sawMember = false
+        while let entry = readdir(proc) {
+            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name -> pid_t? in
+                var value: pid_t = 0
+                for byte in name {
+                    if byte == 0 { break }
+                    guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                    value = value &* 10 &+ pid_t(byte - 0x30)
+                }
+                return value
+            }
+            guard let pid, pid > 0, let (state, processGroup) = stateAndGroup(of: pid), processGroup == group else {
+                continue
+            }
+            // Z: a zombie; X: dead, being reaped.
+            if state != UInt8(ascii: "Z") && state != UInt8(ascii: "X") { return false }
+            sawMember = true
+        }
+        return sawMember
+    }
+
+    /// Fields 3 (state) and 5 (process group) of /proc/PID/stat. The
+    /// command name (field 2) is in parentheses and may hold any byte, so
+    /// the fields are counted from the last `)`.
+    private static func stateAndGroup(of pid: pid_t) -> (state: UInt8, group: pid_t)? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            guard n > 0, let close = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            // ") S ppid pgrp ..."
+            let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
+            guard fields.count >= 3, let state = fields[0].first else { return nil }
+            var group: pid_t = 0
+            for byte in fields[2] {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                group = group &* 10 &+ pid_t(byte - 0x30)
+            }
+            return (state, group)
+        }
+    }
 
     /// A command's fate from its wait status.
     static func exitStatus(_ status: Int32) -> CommandExit {

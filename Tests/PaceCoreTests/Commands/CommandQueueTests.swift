@@ -23,11 +23,18 @@ private struct Harness {
 
     mutating func exited(_ line: EventNumber) -> [E] { queue.reduce(.exited(line)) }
 
+    /// The shell of a command pace sent SIGTERM exited, its group not empty.
+    mutating func exitedLeavingGroup(_ line: EventNumber, at now: Instant) -> [E] {
+        queue.reduce(.exited(line, groupRemains: true, now: now))
+    }
+
+    mutating func fire(at now: Instant) -> [E] { queue.reduce(.timerFired(now: now)) }
+
     /// Ends input once nothing is left, expecting `.finished` exactly then.
     mutating func endWhenIdle(sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(queue.runningCount == 0, sourceLocation: sourceLocation)
         #expect(queue.waitingCount == 0, sourceLocation: sourceLocation)
-        #expect(queue.nextKillDeadline == nil, sourceLocation: sourceLocation)
+        #expect(queue.nextDeadline == nil, sourceLocation: sourceLocation)
         #expect(queue.reduce(.endOfInput) == [.finished], sourceLocation: sourceLocation)
         #expect(queue.isFinished, sourceLocation: sourceLocation)
     }
@@ -217,10 +224,10 @@ struct CommandQueueTests {
         var h = Harness(onBusy: .restart, killAfter: 100)
         #expect(h.submit(1, "a", at: 0) == [.start(1, key: "a", count: 1)])
         #expect(h.submit(2, "a", at: 50) == [.terminate(1), .armKillTimer(at: 150)])
-        #expect(h.queue.reduce(.killTimerFired(now: 149)) == [])
-        #expect(h.queue.reduce(.killTimerFired(now: 150)) == [.kill(1)])
+        #expect(h.queue.reduce(.timerFired(now: 149)) == [])
+        #expect(h.queue.reduce(.timerFired(now: 150)) == [.kill(1)])
         #expect(h.queue.nextKillDeadline == nil)
-        #expect(h.queue.reduce(.killTimerFired(now: 300)) == [])
+        #expect(h.queue.reduce(.timerFired(now: 300)) == [])
         #expect(h.exited(1) == [.start(2, key: "a", count: 1)])
         #expect(h.exited(2) == [])
         h.endWhenIdle()
@@ -235,7 +242,7 @@ struct CommandQueueTests {
         #expect(h.submit(4, "b", at: 20) == [.terminate(2), .armKillTimer(at: 120)])
         #expect(h.exited(1) == [.start(3, key: "a", count: 1)])
         #expect(h.queue.nextKillDeadline == 120)
-        #expect(h.queue.reduce(.killTimerFired(now: 130)) == [.kill(2)])
+        #expect(h.queue.reduce(.timerFired(now: 130)) == [.kill(2)])
         #expect(h.exited(2) == [.start(4, key: "b", count: 1)])
         #expect(h.exited(3) == [])
         #expect(h.exited(4) == [])
@@ -281,7 +288,7 @@ struct CommandQueueTests {
         #expect(h.queue.reduce(.endOfInput) == [])
         // A freed slot starts nothing.
         #expect(h.exited(1) == [])
-        #expect(h.queue.reduce(.killTimerFired(now: 1_100)) == [.kill(2)])
+        #expect(h.queue.reduce(.timerFired(now: 1_100)) == [.kill(2)])
         #expect(h.exited(2) == [.finished])
         #expect(h.queue.stats == CommandQueueStats(started: 2, restarted: 0, notRun: 4))
     }
@@ -293,7 +300,7 @@ struct CommandQueueTests {
         #expect(h.submit(2, "a", at: 10) == [.terminate(1), .armKillTimer(at: 110)])
         #expect(h.queue.reduce(.shutdown(now: 50)) == [.discard(2, .shutdown)])
         #expect(h.queue.nextKillDeadline == 110)
-        #expect(h.queue.reduce(.killTimerFired(now: 110)) == [.kill(1)])
+        #expect(h.queue.reduce(.timerFired(now: 110)) == [.kill(1)])
         #expect(h.queue.reduce(.endOfInput) == [])
         #expect(h.exited(1) == [.finished])
     }
@@ -309,7 +316,7 @@ struct CommandQueueTests {
         #expect(h.exited(2) == [])
         #expect(h.queue.reduce(.killAll) == [.kill(1)])
         #expect(h.queue.nextKillDeadline == nil)
-        #expect(h.queue.reduce(.killTimerFired(now: 100)) == [])
+        #expect(h.queue.reduce(.timerFired(now: 100)) == [])
         #expect(h.queue.reduce(.endOfInput) == [])
         #expect(h.exited(1) == [.finished])
     }
@@ -328,6 +335,173 @@ struct CommandQueueTests {
         #expect(h.queue.reduce(.endOfInput) == [])
         #expect(h.exited(1) == [.finished])
         #expect(h.queue.stats == CommandQueueStats(started: 1, restarted: 0, notRun: 3))
+    }
+
+    // MARK: - Process groups
+
+    @Test("restart: the old command's group outlives its shell; the new line waits until a look finds it empty")
+    func restartWaitsForTheGroup() {
+        var h = Harness(onBusy: .restart, killAfter: 1_000_000_000)
+        #expect(h.submit(1, "a", at: 0) == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "a", at: 10) == [.terminate(1), .armKillTimer(at: 1_000_000_010)])
+        // The shell is gone, a compiler of its group is not: line 2 waits.
+        #expect(h.exitedLeavingGroup(1, at: 100) == [.armGroupCheck(at: 1_000_100)])
+        #expect(h.queue.runningCount == 1)
+        #expect(h.queue.nextDeadline == 1_000_100)
+        #expect(h.fire(at: 1_000_099) == [])
+        #expect(h.fire(at: 1_000_100) == [.checkGroup(1)])
+        // Not empty yet: the next look comes twice as long after.
+        #expect(h.queue.nextDeadline == 3_000_100)
+        #expect(h.fire(at: 3_000_100) == [.checkGroup(1)])
+        #expect(h.queue.nextDeadline == 7_000_100)
+        #expect(h.queue.reduce(.groupEmptied(1)) == [.start(2, key: "a", count: 1)])
+        #expect(h.queue.nextDeadline == nil)
+        #expect(h.exited(2) == [])
+        h.endWhenIdle()
+    }
+
+    @Test("looks at a lingering group back off: 1 ms, then twice as long each time, at most 250 ms apart")
+    func groupChecksBackOff() {
+        var h = Harness(onBusy: .restart, killAfter: 10_000_000_000)
+        #expect(h.submit(1, "a", at: 0) == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "a", at: 0) == [.terminate(1), .armKillTimer(at: 10_000_000_000)])
+        #expect(h.exitedLeavingGroup(1, at: 0) == [.armGroupCheck(at: 1_000_000)])
+        var looks: [Instant] = []
+        while looks.count < 10, let due = h.queue.nextDeadline {
+            #expect(h.fire(at: due) == [.checkGroup(1)])
+            looks.append(due)
+        }
+        let gaps = zip(looks.dropFirst(), looks).map { ($0 - $1).count / 1_000_000 }
+        #expect(looks.first == 1_000_000)
+        #expect(gaps == [2, 4, 8, 16, 32, 64, 128, 250, 250])
+        #expect(h.queue.reduce(.groupEmptied(1)) == [.start(2, key: "a", count: 1)])
+        #expect(h.exited(2) == [])
+        h.endWhenIdle()
+    }
+
+    @Test("a lingering group that ignores SIGTERM gets SIGKILL at the deadline; then the command is gone")
+    func lingeringGroupKilled() {
+        var h = Harness(onBusy: .restart, killAfter: 10_000_000)
+        #expect(h.submit(1, "a", at: 0) == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "a", at: 0) == [.terminate(1), .armKillTimer(at: 10_000_000)])
+        #expect(h.exitedLeavingGroup(1, at: 0) == [.armGroupCheck(at: 1_000_000)])
+        #expect(h.fire(at: 1_000_000) == [.checkGroup(1)])
+        #expect(h.fire(at: 3_000_000) == [.checkGroup(1)])
+        #expect(h.fire(at: 7_000_000) == [.checkGroup(1)])
+        // SPEC: gone once its group has been sent SIGKILL.
+        #expect(h.fire(at: 10_000_000) == [.kill(1), .start(2, key: "a", count: 1)])
+        #expect(h.queue.nextDeadline == nil)
+        #expect(h.exited(2) == [])
+        h.endWhenIdle()
+    }
+
+    @Test("a command pace did not signal is over when its shell exits, whatever its group still runs")
+    func unsignalledWaitsForTheShellOnly() {
+        var h = Harness()
+        #expect(h.submit(1, "a") == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "a") == [])
+        #expect(h.exitedLeavingGroup(1, at: 0) == [.start(2, key: "a", count: 1)])
+        #expect(h.queue.reduce(.endOfInput) == [])
+        #expect(h.exitedLeavingGroup(2, at: 0) == [.finished])
+    }
+
+    @Test("a command already sent SIGKILL is gone when its shell exits")
+    func killedIsGoneAtItsShell() {
+        var h = Harness(onBusy: .restart, killAfter: 100)
+        #expect(h.submit(1, "a", at: 0) == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "a", at: 0) == [.terminate(1), .armKillTimer(at: 100)])
+        #expect(h.fire(at: 100) == [.kill(1)])
+        #expect(h.exitedLeavingGroup(1, at: 100) == [.start(2, key: "a", count: 1)])
+        #expect(h.exited(2) == [])
+        h.endWhenIdle()
+    }
+
+    @Test("shutdown: pace ends once every group is empty; a second signal kills a lingering group at once")
+    func shutdownWaitsForGroups() {
+        var h = Harness(jobs: 2, killAfter: 1_000_000_000)
+        #expect(h.submit(1, "a") == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "b") == [.start(2, key: "b", count: 1)])
+        #expect(h.queue.reduce(.shutdown(now: 0)) == [
+            .terminate(1), .armKillTimer(at: 1_000_000_000), .terminate(2), .armKillTimer(at: 1_000_000_000),
+        ])
+        #expect(h.queue.reduce(.endOfInput) == [])
+        #expect(h.exitedLeavingGroup(1, at: 0) == [.armGroupCheck(at: 1_000_000)])
+        #expect(h.exitedLeavingGroup(2, at: 0) == [.armGroupCheck(at: 1_000_000)])
+        #expect(h.fire(at: 1_000_000) == [.checkGroup(1), .checkGroup(2)])
+        #expect(h.queue.reduce(.groupEmptied(2)) == [])
+        #expect(!h.queue.isFinished)
+        #expect(h.queue.reduce(.killAll) == [.kill(1), .finished])
+        #expect(h.queue.nextDeadline == nil)
+    }
+
+    // MARK: - A long backlog
+
+    @Test("one key's backlog is kept in place: its storage moves only as it grows, never once per line")
+    func backlogInPlace() {
+        var h = Harness()
+        #expect(h.submit(0, "a") == [.start(0, key: "a", count: 1)])
+        var moves = 0
+        var address: UnsafeRawPointer?
+        for line in 1...50_000 {
+            _ = h.submit(EventNumber(line), "a")
+            let now = h.queue.waitingStorage(of: "a")?.address
+            if now != address { moves += 1 }
+            address = now
+        }
+        #expect(h.queue.waitingCount == 50_000)
+        // An array that doubles as it grows moves about log2(50,000) = 16
+        // times. A key state copied out of the table and put back would copy
+        // its lines on every submit, into a new buffer each time (the old
+        // one is still alive when the copy is made): 50,000 moves.
+        #expect(moves <= 24)
+    }
+
+    @Test("a drained backlog gives its space back while the key still has lines waiting")
+    func backlogShrinks() {
+        var h = Harness()
+        #expect(h.submit(0, "a") == [.start(0, key: "a", count: 1)])
+        for line in 1...50_000 { _ = h.submit(EventNumber(line), "a") }
+        for line in 0..<49_990 {
+            #expect(h.exited(EventNumber(line)) == [.start(EventNumber(line + 1), key: "a", count: 1)])
+        }
+        #expect(h.queue.waitingCount == 10)
+        // The peak needed 50,000 slots; what is kept is bounded by what
+        // waits (Storage/FIFO: at most 64 KiB past four times that).
+        #expect((h.queue.waitingStorage(of: "a")?.capacity ?? .max) < 4_096)
+    }
+
+    @Test("a dictionary that emptied is rebuilt smaller; a full or small one is left alone")
+    func dictionaryGivesSpaceBack() {
+        var table: [Int: Int] = [:]
+        for i in 0..<100_000 { table[i] = i }
+        let full = table.capacity
+        table.releaseSpareCapacity()
+        #expect(table.capacity == full)
+        for i in 0..<99_000 { table[i] = nil }
+        #expect(table.capacity == full)
+        table.releaseSpareCapacity()
+        #expect(table.capacity < 4 * 1_000)
+        #expect(table.count == 1_000 && table[99_500] == 99_500)
+        var small: [Int: Int] = [1: 1]
+        let smallCapacity = small.capacity
+        small.releaseSpareCapacity()
+        #expect(small.capacity == smallCapacity)
+    }
+
+    @Test("restart while every slot is busy: lines replacing each other leave no trail of stale entries")
+    func replacementsWhileSlotsAreBusy() {
+        var h = Harness(jobs: 1, onBusy: .restart)
+        #expect(h.submit(0, "a") == [.start(0, key: "a", count: 1)])
+        #expect(h.submit(1, "b") == [])
+        for line in 2...10_000 {
+            #expect(h.submit(EventNumber(line), "b") == [.discard(EventNumber(line - 1), .replaced)])
+        }
+        #expect(h.queue.waitingCount == 1)
+        // One live entry (b's line); the stale ones are dropped in rebuilds.
+        #expect(h.queue.readyEntries <= 2 * 2 + 64)
+        #expect(h.exited(0) == [.start(10_000, key: "b", count: 10_000)])
+        #expect(h.exited(10_000) == [])
+        h.endWhenIdle()
     }
 
     // MARK: - A model

@@ -185,6 +185,26 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 1)
     }
 
+    @Test("PACE_LINE at the kernel's limit: a string of 131,072 bytes with its name and NUL is passed whole, one byte more is cut")
+    func lineAtTheLimit() throws {
+        let f = Fixture()
+        let runner = CommandRunner(CommandOptions(command: f.command("""
+            printf '%s %s\\n' "$(wc -c)" "$(printf %s "$PACE_LINE" | wc -c)" >> '\(f.dir)/sizes'
+            """)), dropped: RecordingSink(), errorFD: f.errorFD)
+        // MAX_ARG_STRLEN: 32 pages (131,072 bytes with 4 KiB pages), for
+        // `PACE_LINE=` (10 bytes), the value and the NUL.
+        let limit = 32 * Int(sysconf(Int32(_SC_PAGESIZE))) - 10 - 1
+        try runner.submit([UInt8](repeating: 0x78, count: limit), number: 1)
+        try runner.waitUntilIdle(pendingSignal: noSignal)
+        try runner.submit([UInt8](repeating: 0x78, count: limit + 1), number: 2)
+        try runner.finish(pendingSignal: noSignal)
+        #expect(String(decoding: f.file("sizes"), as: UTF8.self) == "\(limit + 1) \(limit)\n\(limit + 2) \(limit)\n")
+        #expect(limit == 131_061 || sysconf(Int32(_SC_PAGESIZE)) != 4096)
+        #expect(f.errors == "")
+        #expect(runner.exitStatus == 0)
+        f.expectAllReaped(count: 2)
+    }
+
     @Test("a command that never reads a long stdin does not stall pace")
     func unreadStdin() throws {
         let f = Fixture()
@@ -384,6 +404,27 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 3)
     }
 
+    @Test("the lines of a long backlog are stored in a table that shrinks once they are gone")
+    func backlogTableShrinks() throws {
+        let f = Fixture()
+        let runner = CommandRunner(CommandOptions(command: f.command("""
+            trap 'exit 0' TERM
+            ev start; gate
+            """)), dropped: RecordingSink(), errorFD: f.errorFD)
+        f.makeGates(1...1)
+        for line in 1...20_000 { try runner.submit("\(line) a", number: EventNumber(line)) }
+        #expect(try f.nextEvent(runner) == "start 1")
+        #expect(runner.stored.count == 19_999)
+        let peak = runner.stored.capacity
+        // A signal: the 19,999 waiting lines go, not run.
+        try runner.shutdown(at: 0)
+        try runner.waitUntilIdle(pendingSignal: noSignal)
+        #expect(runner.dropped.emissions.count == 19_999)
+        #expect(runner.stored.isEmpty)
+        #expect(peak >= 19_999 && runner.stored.capacity <= 1024)
+        f.expectAllReaped(count: 1)
+    }
+
     @Test("a signal during the blocking wait shuts down: SIGTERM to the running command")
     func signalDuringWait() throws {
         let f = Fixture()
@@ -425,7 +466,7 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 1)
     }
 
-    @Test("a command killed by the signal pace got too (a terminal's Ctrl-C) is no failure")
+    @Test("a command killed by the signal pace got too (`kill 0`) is no failure")
     func sameSignalAsPace() throws {
         let f = Fixture()
         let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; kill -INT $$")),
