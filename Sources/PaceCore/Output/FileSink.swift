@@ -111,8 +111,16 @@ package struct FileSink: LineSink, ~Copyable {
         if emission.count == 0 {
             try write(emission.line, at: emission.time)
         } else {
-            try write(emission.line, at: emission.time, count: emission.count)
+            try writeCounted(emission)
         }
+    }
+
+    /// `--count`'s line, out of line: inlined, its prefixes made `emit` (and
+    /// the protocol's thunk for it) too large to be inlined into the
+    /// scheduler, and every run paid a call through the thunk per line.
+    @inline(never)
+    private mutating func writeCounted(_ emission: Emission) throws(OutputError) {
+        try write(emission.line, at: emission.time, count: emission.count)
     }
 
     /// The common case inline: a bare line that fits the buffer, in replay.
