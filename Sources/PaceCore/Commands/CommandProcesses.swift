@@ -3,6 +3,8 @@
 // command's stdin, reaping exits, and what is reported about them. The
 // runner's state and the driver's view of it are in CommandRunner.swift.
 
+// libc: write and close on the commands' stdin pipes, errno, strerror and
+// the signal numbers sent.
 import Glibc
 
 extension CommandRunner {

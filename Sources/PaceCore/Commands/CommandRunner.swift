@@ -20,6 +20,7 @@
 // monotonic clock the runner is given, because `--kill-after` is real time
 // even in replay.
 
+// libc: close, errno and the signal numbers the queue's effects name.
 import Glibc
 
 /// What `--exec` and its modifiers ask for.

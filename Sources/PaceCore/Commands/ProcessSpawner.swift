@@ -17,6 +17,8 @@
 // (SIGINT in a background job) stay ignored in the command too, as a shell
 // leaves them; handled ones are reset to their default by exec itself.
 
+// libc: posix_spawn and its attributes, signal sets, sysconf: the spawn
+// itself is the platform's (ProcessPlatform); this prepares its arguments.
 import Glibc
 
 struct ProcessSpawner {
