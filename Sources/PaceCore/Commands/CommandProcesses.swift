@@ -19,11 +19,11 @@ extension CommandRunner {
                     if startFailure == nil { startFailure = (line, errno) }
                     report("pace: line \(line): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
                     try perform(queue.reduce(.couldNotStart(line)))
-                } else if traceFD != nil {
+                } else if traceWriter != nil {
                     trace(line, "command started")
                 }
             case let .terminate(line):
-                if traceFD != nil, children[line] != nil {
+                if traceWriter != nil, children[line] != nil {
                     if case let .submitted(later) = occasion {
                         trace(line, "command sent SIGTERM: restarted by line \(later)")
                     } else {
@@ -32,7 +32,7 @@ extension CommandRunner {
                 }
                 send(SIGTERM, to: line)
             case let .kill(line):
-                if traceFD != nil, children[line] != nil || lingering[line] != nil {
+                if traceWriter != nil, children[line] != nil || lingering[line] != nil {
                     if case .killTimer = occasion {
                         trace(line, "command sent SIGKILL: still running after --kill-after")
                     } else {
@@ -47,7 +47,7 @@ extension CommandRunner {
                 }
             case let .discard(line, why):
                 if why == .shutdown { notRunAtShutdown += 1 }
-                if traceFD != nil { trace(line, notRunText(why, occasion)) }
+                if traceWriter != nil { trace(line, notRunText(why, occasion)) }
                 if let line = stored.removeValue(forKey: line) {
                     stored.releaseSpareCapacity()
                     var failure: OutputError?
@@ -182,7 +182,7 @@ extension CommandRunner {
         ProcessPlatform.epollRemove(epoll, fd: child.pidfd)
         close(child.pidfd)
         children[line] = nil
-        if traceFD != nil {
+        if traceWriter != nil {
             switch ProcessPlatform.exitStatus(status) {
             case let .exited(code): trace(line, "command exited with status \(code)")
             case let .signalled(number): trace(line, "command killed by signal \(number)")
@@ -207,11 +207,7 @@ extension CommandRunner {
         try perform(queue.reduce(.exited(line, groupRemains: groupRemains, now: clock())))
     }
 
-    func trace(_ line: EventNumber, _ what: String) {
-        guard let traceFD else { return }
-        var text = "pace: trace: line \(line): \(what)\n"
-        text.withUTF8 { try? writeAll(fd: traceFD, UnsafeRawBufferPointer($0), target: "stderr") }
-    }
+    func trace(_ line: EventNumber, _ what: String) { traceWriter?.say(line, what) }
 
     func report(_ text: String) {
         var text = text

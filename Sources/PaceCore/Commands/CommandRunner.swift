@@ -69,7 +69,7 @@ package final class CommandRunner<Dropped: LineSink> {
     let errorFD: Int32
     /// `--trace`: where each command's start, end and signals, and each
     /// line not run, are told (nil: not traced).
-    let traceFD: Int32?
+    let traceWriter: TraceWriter?
     let clock: () -> Instant
     let epoll: Int32
 
@@ -122,16 +122,16 @@ package final class CommandRunner<Dropped: LineSink> {
     ///   - shell: the shell run as `shell -c CMD` (SPEC: /bin/sh; tests
     ///     name one that does not exist).
     ///   - errorFD: where failures are reported (stderr).
-    ///   - traceFD: `--trace`'s descriptor, if traced.
+    ///   - trace: `--trace`'s writer (the observer's too), if traced.
     ///   - clock: the monotonic clock kill deadlines are on (live mode's
     ///     CLOCK_BOOTTIME, so its wait watches `nextDeadline` as it is).
     package init(_ options: CommandOptions, dropped: Dropped, shell: [UInt8] = Array("/bin/sh".utf8),
-                errorFD: Int32 = 2, traceFD: Int32? = nil, clock: (() -> Instant)? = nil) {
+                errorFD: Int32 = 2, trace: TraceWriter? = nil, clock: (() -> Instant)? = nil) {
         queue = CommandQueue(jobs: options.jobs, onBusy: options.onBusy, killAfter: options.killAfter)
         spawner = ProcessSpawner(command: options.command, shell: shell)
         self.dropped = dropped
         self.errorFD = errorFD
-        self.traceFD = traceFD
+        traceWriter = trace
         self.clock = clock ?? { ProcessPlatform.monotonicNow() }
         epoll = ProcessPlatform.epollCreate()
         precondition(epoll >= 0, "CommandRunner: epoll_create1 failed (errno \(errno))")

@@ -116,15 +116,16 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
                        pendingSignal: () -> Int32) -> RunReport {
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
         let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
+        let trace = traceWriter(configuration, fd: traceFD)
         let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
-                                   dropped: DroppedLines(dropped), traceFD: configuration.trace ? traceFD : nil)
+                                   dropped: DroppedLines(dropped), trace: trace)
         var sink = Counted(CommandSink(runner: runner,
                                        keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                        pendingSignal: pendingSignal, endNow: { Signals.endNow }))
         var mode = ReplayMode(configuration, defaultYear: defaultYear)
         mode.commands = RunnerWatch(runner, pendingSignal: pendingSignal)
         let plan = RunPlan(configuration: configuration, dropped: dropped, traceFD: traceFD, columns: columns,
-                           signals: RunSignals(termination: pendingSignal))
+                           signals: RunSignals(termination: pendingSignal), trace: trace)
         var report = plan.run(&mode, &input, &sink)
         report.finishCommands(&sink)
         return report
@@ -140,13 +141,14 @@ func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: 
         // One `--dropped` writer for the policy's discards and the lines
         // never run, as in replay.
         let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
-        let runner = CommandRunner(exec, dropped: DroppedLines(dropped), traceFD: configuration.trace ? 2 : nil)
+        let trace = traceWriter(configuration, fd: 2)
+        let runner = CommandRunner(exec, dropped: DroppedLines(dropped), trace: trace)
         var sink = Counted(CommandSink(runner: runner,
                                        keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                        waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow }))
         var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
                              commands: RunnerWatch(runner, pendingSignal: pendingSignal), dropped: dropped,
-                             pendingSignal: pendingSignal)
+                             trace: trace, pendingSignal: pendingSignal)
         report.finishCommands(&sink)
         return report
     }

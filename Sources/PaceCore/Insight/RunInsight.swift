@@ -30,13 +30,8 @@ package struct KeyCount: Equatable, Sendable {
 package final class RunInsight: SchedulerObserver {
     package static var isActive: Bool { true }
 
-    /// `--trace`: the text not yet written, and where it goes.
-    private var traceText: [UInt8] = []
-    private let trace: Bool
-    private let traceFD: Int32
-    /// `--exec`: each trace line is written at once, so that the runner's
-    /// own (a command started, ended) fall in their place among them.
-    private let flushesEachLine: Bool
+    /// `--trace`'s writer (shared with `--exec`'s runner), or nil.
+    private let trace: TraceWriter?
     /// `--key-field`, to show keys.
     private let keys: KeyExtractor
     /// `--stats` with `--key-field`: counters per key, exact while they fit
@@ -54,18 +49,16 @@ package final class RunInsight: SchedulerObserver {
     private let overLimit: String?
 
     /// - Parameters:
-    ///   - trace: write each line's fate to `traceFD`.
+    ///   - trace: where each line's fate is written (`--trace`), or nil.
     ///   - keyField, delimiter: `--key-field` (nil: unkeyed) and `--delimiter`.
     ///   - countKeys: keep per-key counters and count distinct keys (`--stats`
     ///     with `--key-field`).
     ///   - marbles: record events and emissions for `--marbles`.
     ///   - limit: `--limit`'s bucket, to say why a line is dropped.
-    package init(trace: Bool, traceFD: Int32, keyField: FieldSelector?, delimiter: UInt8? = nil,
-                countKeys: Bool, marbles: Bool, limit: CellRate? = nil, flushesEachLine: Bool = false) {
+    package init(trace: TraceWriter?, keyField: FieldSelector?, delimiter: UInt8? = nil,
+                 countKeys: Bool, marbles: Bool, limit: CellRate? = nil) {
         self.trace = trace
-        self.flushesEachLine = flushesEachLine
         overLimit = limit.map { "over \($0.count) per \(durationText($0.period))" }
-        self.traceFD = traceFD
         keys = KeyExtractor(keyField, delimiter: delimiter)
         if countKeys && keyField != nil {
             keyCounts = HeavyHitters()
@@ -76,20 +69,17 @@ package final class RunInsight: SchedulerObserver {
 
     /// An observer that only counts distinct keys (the tests' clock).
     package static var distinctKeys: RunInsight {
-        let insight = RunInsight(trace: false, traceFD: 2, keyField: nil, countKeys: false, marbles: false)
+        let insight = RunInsight(trace: nil, keyField: nil, countKeys: false, marbles: false)
         insight.seenKeys = DistinctKeys()
         return insight
     }
 
     /// The observer the configuration asks for, if any.
-    package static func wanted(by configuration: Configuration, traceFD: Int32) -> RunInsight? {
+    package static func wanted(by configuration: Configuration, trace: TraceWriter?) -> RunInsight? {
         let countKeys = configuration.stats && configuration.keyField != nil
-        guard configuration.trace || configuration.marbles || countKeys else { return nil }
-        return RunInsight(trace: configuration.trace, traceFD: traceFD, keyField: configuration.keyField,
-                          delimiter: configuration.delimiter,
-                          countKeys: countKeys, marbles: configuration.marbles,
-                          limit: configuration.limitRate,
-                          flushesEachLine: configuration.exec != nil)
+        guard trace != nil || configuration.marbles || countKeys else { return nil }
+        return RunInsight(trace: trace, keyField: configuration.keyField, delimiter: configuration.delimiter,
+                          countKeys: countKeys, marbles: configuration.marbles, limit: configuration.limitRate)
     }
 
     // MARK: - What the scheduler tells
@@ -115,7 +105,7 @@ package final class RunInsight: SchedulerObserver {
 
     /// A line was written; `atEnd` when end of input released it.
     package func emitted(_ emission: Emission, atEnd: Bool) {
-        if trace {
+        if trace != nil {
             let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
             say(emission.number, what + secondsString(emission.time))
         }
@@ -125,12 +115,12 @@ package final class RunInsight: SchedulerObserver {
 
     /// A pending event was replaced by a later one of its key.
     package func replaced(_ event: EventNumber, by later: EventNumber) {
-        if trace { say(event, "replaced by line \(later)") }
+        if trace != nil { say(event, "replaced by line \(later)") }
     }
 
     /// An incoming event was dropped inside a window ending at `windowEnd`.
     package func dropped(_ event: EventNumber, windowEnd: Instant?) {
-        guard trace else { return }
+        guard trace != nil else { return }
         if let overLimit, let windowEnd {
             say(event, "dropped: \(overLimit), next token at " + secondsString(windowEnd))
         } else if let windowEnd {
@@ -142,7 +132,7 @@ package final class RunInsight: SchedulerObserver {
 
     /// A line that never reached the policy.
     package func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {
-        guard trace else { return }
+        guard trace != nil else { return }
         switch why {
         case .empty: say(line, "empty, skipped")
         case .badTimeSkipped: say(line, "bad timestamp, skipped")
@@ -151,16 +141,9 @@ package final class RunInsight: SchedulerObserver {
     }
 
     /// A good moment to write out what was gathered.
-    package func flush() {
-        guard !traceText.isEmpty else { return }
-        traceText.withUnsafeBytes { try? writeAll(fd: traceFD, $0, target: "stderr") }
-        traceText.removeAll(keepingCapacity: true)
-    }
+    package func flush() { trace?.flush() }
 
-    private func say(_ line: EventNumber, _ fate: String) {
-        traceText.append(contentsOf: "pace: trace: line \(line): \(fate)\n".utf8)
-        if flushesEachLine || traceText.count >= 64 * 1024 { flush() }
-    }
+    private func say(_ line: EventNumber, _ fate: String) { trace?.say(line, fate) }
 
     // MARK: - Results
 

@@ -171,7 +171,7 @@ package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configura
                                                         recordFD: Int32?, droppedFD: Int32? = nil,
                                                         traceFD: Int32 = 2,
                                                         commands: (any CommandWatch)? = nil,
-                                                        dropped: FileWriter? = nil,
+                                                        dropped: FileWriter? = nil, trace: TraceWriter? = nil,
                                                         pendingSignal: () -> Int32) -> RunReport {
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
@@ -184,7 +184,8 @@ package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configura
     let report = withoutActuallyEscaping(pendingSignal) { pendingSignal in
         let plan = RunPlan(configuration: configuration,
                            dropped: dropped ?? droppedWriter(configuration, fd: droppedFD, live: true),
-                           traceFD: traceFD, columns: 80, signals: RunSignals(termination: pendingSignal))
+                           traceFD: traceFD, columns: 80, signals: RunSignals(termination: pendingSignal),
+                           trace: trace)
         return plan.run(&mode, &input, &output)
     }
     clock = mode.clock

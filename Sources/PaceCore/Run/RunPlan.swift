@@ -27,9 +27,21 @@ package struct RunSignals {
 struct RunPlan {
     let configuration: Configuration
     let dropped: FileWriter?
-    let traceFD: Int32
+    /// `--trace`'s one writer (`--exec`'s runner writes to it too).
+    let trace: TraceWriter?
     let columns: Int
     let signals: RunSignals
+
+    /// `trace`: the writer `--exec`'s runner shares; without one, the plan
+    /// makes its own onto `traceFD` when `--trace` is given.
+    init(configuration: Configuration, dropped: FileWriter?, traceFD: Int32, columns: Int, signals: RunSignals,
+         trace: TraceWriter? = nil) {
+        self.configuration = configuration
+        self.dropped = dropped
+        self.trace = trace ?? traceWriter(configuration, fd: traceFD)
+        self.columns = columns
+        self.signals = signals
+    }
 
     /// Runs the plan in `mode` over `input` onto `sink`, which is handed
     /// back with everything emitted.
@@ -83,7 +95,7 @@ struct RunPlan {
     private func watched<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        guard let insight = RunInsight.wanted(by: configuration, traceFD: traceFD) else {
+        guard let insight = RunInsight.wanted(by: configuration, trace: trace) else {
             return drive(policy, keys, NoObserver(), &mode, &input, &sink)
         }
         return drive(policy, keys, insight, &mode, &input, &sink)
@@ -106,6 +118,12 @@ struct RunPlan {
         sink = scheduler.takeSink()
         return report
     }
+}
+
+/// `--trace`'s writer onto `fd`, when `--trace` is given. With `--exec` it
+/// writes each line at once, since the commands' output falls between.
+func traceWriter(_ configuration: Configuration, fd: Int32) -> TraceWriter? {
+    configuration.trace ? TraceWriter(fd: fd, flushesEachLine: configuration.exec != nil) : nil
 }
 
 /// `--dropped`'s writer onto `fd`, if there is one; named as text (main puts
