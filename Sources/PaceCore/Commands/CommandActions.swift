@@ -1,0 +1,84 @@
+// The vocabulary of `--exec`'s queue (CommandQueue.swift): what it is told
+// (actions), what it asks the runner to do (effects, plain values a test
+// compares), why a line is not run, and its counters for `--stats`.
+
+/// `--on-busy`: what a line does when its key's command is still running or
+/// a line of its key is waiting.
+package enum OnBusy: String, Sendable, CaseIterable {
+    case queue, drop, restart
+}
+
+/// Why a line's command never ran.
+package enum CommandDiscard: Equatable, Sendable {
+    /// `--on-busy drop`: its key was busy.
+    case busy
+    /// `--on-busy restart`: a newer line of its key replaced it while it waited.
+    case replaced
+    /// It was waiting (or came later) when pace shut down.
+    case shutdown
+    /// Its command could not be started.
+    case couldNotStart
+}
+
+/// What the runner must do.
+package enum CommandEffect<Key: Hashable>: Equatable {
+    /// Start the command of line `line`; `count` is its PACE_COUNT.
+    case start(EventNumber, key: Key, count: Int64)
+    /// Send SIGTERM to line `line`'s command (its process group).
+    case terminate(EventNumber)
+    /// Send SIGKILL to line `line`'s command (its process group).
+    case kill(EventNumber)
+    /// Look whether line `line`'s group (its shell has exited) is empty now;
+    /// if so, send `.groupEmptied`.
+    case checkGroup(EventNumber)
+    /// Line `line`'s command will never run (`--dropped` gets it).
+    case discard(EventNumber, CommandDiscard)
+    /// Wake up at this instant and send `.timerFired` (`nextDeadline` says
+    /// the same at any time): a SIGKILL is due then.
+    case armKillTimer(at: Instant)
+    /// The same, for a look at a lingering group.
+    case armGroupCheck(at: Instant)
+    /// Input has ended and every command has exited: pace may exit.
+    case finished
+}
+
+/// What happens to the queue.
+package enum CommandAction<Key: Hashable>: Equatable {
+    /// An emitted line, with its count, at `now` (a restart's SIGTERM arms a
+    /// kill timer from it).
+    case submit(EventNumber, key: Key, count: Int64, now: Instant)
+    /// Line `line`'s shell has exited (for whatever reason), at `now`;
+    /// `groupRemains`: pace had sent it SIGTERM (and no SIGKILL) and its
+    /// group still has a process, so it is not gone yet.
+    case exited(EventNumber, groupRemains: Bool = false, now: Instant = 0)
+    /// The group of line `line`, lingering after its shell exited, is empty.
+    case groupEmptied(EventNumber)
+    /// The runner could not start line `line`'s command: pace stops as at
+    /// shutdown, but the commands already running are left to finish.
+    case couldNotStart(EventNumber)
+    /// A timer is due (any instant at or after `nextDeadline`).
+    case timerFired(now: Instant)
+    /// No more lines will be submitted.
+    case endOfInput
+    /// A terminating signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): nothing new
+    /// starts; running commands get SIGTERM.
+    case shutdown(now: Instant)
+    /// A second signal: every running command gets SIGKILL at once.
+    case killAll
+}
+
+/// Counters for `--stats`.
+package struct CommandQueueStats: Equatable, Sendable {
+    /// Commands started.
+    package var started: Int64 = 0
+    /// Running commands sent SIGTERM by `--on-busy restart`.
+    package var restarted: Int64 = 0
+    /// Lines whose command never ran.
+    package var notRun: Int64 = 0
+
+    package init(started: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0) {
+        self.started = started
+        self.restarted = restarted
+        self.notRun = notRun
+    }
+}
