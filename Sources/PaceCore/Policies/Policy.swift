@@ -2,7 +2,7 @@
 // of The Composable Architecture: it receives an action (an event, or the
 // firing of the one timer it owns) and mutates its state, returning effects as
 // plain values. It never reads a clock and never does I/O; the Scheduler in
-// Runtime/ carries out what it returns.
+// Scheduler/ carries out what it returns.
 //
 // Effects are a small fixed-size value rather than an array: every policy
 // emits at most one line per action and owns at most one timer per key, so
