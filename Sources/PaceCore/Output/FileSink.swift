@@ -111,16 +111,8 @@ package struct FileSink: LineSink, ~Copyable {
         if emission.count == 0 {
             try write(emission.line, at: emission.time)
         } else {
-            try writeCounted(emission)
+            try write(emission.line, at: emission.time, count: emission.count)
         }
-    }
-
-    /// `--count`'s line, out of line: inlined, its prefixes made `emit` (and
-    /// the protocol's thunk for it) too large to be inlined into the
-    /// scheduler, and every run paid a call through the thunk per line.
-    @inline(never)
-    private mutating func writeCounted(_ emission: Emission) throws(OutputError) {
-        try write(emission.line, at: emission.time, count: emission.count)
     }
 
     /// The common case inline: a bare line that fits the buffer, in replay.
@@ -151,9 +143,12 @@ package struct FileSink: LineSink, ~Copyable {
     }
 
     /// `--count`: the emission time's prefix (with `--emit-time`), then the
-    /// count and a TAB, then the line.
-    @inline(__always)
-    package mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+    /// count and a TAB, then the line. Out of line: inlined, its prefixes
+    /// made `emit` (and the protocol's thunk for it) too large to be inlined
+    /// into the scheduler, and every run paid a call through the thunk per
+    /// line.
+    @inline(never)
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
         if capacity - used < maxSecondsLength + maxCountLength + 2 { try flush() }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
