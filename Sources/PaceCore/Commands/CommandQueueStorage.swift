@@ -2,7 +2,6 @@
 // of keys ready to start, in the order their first waiting line was
 // emitted, and the dictionaries' shrinking once they are mostly empty.
 
-
 /// A binary min-heap of (order, key): the key whose first waiting line was
 /// submitted earliest comes out first. Orders are unique.
 struct ReadyHeap<Key> {

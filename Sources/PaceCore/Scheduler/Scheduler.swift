@@ -37,8 +37,8 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     package let policy: P
     /// The sink, reachable so a test can read what it received.
     package var sink: Sink
-    /// What watches the run (`--trace`, `--marbles`, `--stats`), if anything
-    /// (read by the driver's side, SchedulerRequests.swift).
+    /// What watches the run (`--trace`, `--marbles`, `--stats`); `NoObserver`
+    /// when nothing does (read by the driver's side, SchedulerRequests.swift).
     let observer: Observer
     /// `--dropped`'s file: every line discarded goes there. Held here, and
     /// written on the per-line path through `droppedRef`, with no reference
@@ -57,7 +57,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// - Parameters:
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
-    ///   - observer: what watches the run, if anything.
+    ///   - observer: what watches the run (`NoObserver` for nothing).
     ///   - dropped: `--dropped`'s file, if any.
     package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, dropped: FileWriter? = nil) {
         self.policy = policy
