@@ -109,3 +109,31 @@ struct FileIdentity: Equatable {
         inode = UInt64(info.st_ino)
     }
 }
+
+// MARK: - The state file
+
+/// `--state FILE` may not be the input, stdout's file, or the `--record`
+/// or `--dropped` file (SPEC): a save renames a new file over it. Checked
+/// before anything is created, on FILE's identity when it exists, and on
+/// the names as given otherwise.
+func checkStateFile(_ path: [UInt8], input: Int32, outputs: [OutputFile]) -> UsageError? {
+    let quoted = Array("'--state' file '".utf8) + path + Array("'".utf8)
+    var info = stat()
+    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    let identity = stat(cPath, &info) == 0 ? FileIdentity(regular: info) : nil
+    if let identity {
+        if fstat(input, &info) == 0, FileIdentity(regular: info) == identity {
+            return UsageError(bytes: quoted + Array(" is the input file (a save would replace what pace reads)".utf8))
+        }
+        if fstat(1, &info) == 0, FileIdentity(regular: info) == identity {
+            return UsageError(bytes: quoted + Array(" is stdout's file (a save would replace the output)".utf8))
+        }
+    }
+    for output in outputs {
+        let outputPath = output.path.map { CChar(bitPattern: $0) } + [0]
+        let same = output.path == path
+            || (identity != nil && stat(outputPath, &info) == 0 && FileIdentity(regular: info) == identity)
+        if same { return UsageError(bytes: quoted + Array(" is also the '\(output.flag)' file".utf8)) }
+    }
+    return nil
+}

@@ -115,6 +115,22 @@ func run() -> Int32 {
     var outputs: [OutputFile] = []
     if let path = configuration.recordPath { outputs.append(OutputFile(flag: "--record", path: path)) }
     if let path = configuration.droppedPath { outputs.append(OutputFile(flag: "--dropped", path: path)) }
+    // --state: checked, locked and read before any output file is created
+    // or truncated, so a refused FILE leaves every file as it was.
+    var stateKeeper: StateKeeper?
+    if let state = configuration.state {
+        if let error = checkStateFile(state.path, input: inputFD, outputs: outputs) {
+            writeStderr(error.bytes)
+            return ExitCode.usage
+        }
+        switch StateKeeper.open(state.path, flags: StateFlags(configuration, keyFieldText: state.keyFieldText),
+                                interval: stateSaveInterval()) {
+        case let .success(keeper): stateKeeper = keeper
+        case let .failure(error):
+            writeStderr(error.bytes)
+            return ExitCode.usage
+        }
+    }
     let outputFDs: [Int32]
     switch openOutputs(outputs, input: inputFD) {
     case let .success(fds): outputFDs = fds
@@ -137,7 +153,7 @@ func run() -> Int32 {
         // reader of stdout going away does not end it.
         var clock = SystemLiveClock(inputFD: inputFD, outputFD: configuration.exec == nil ? 1 : -1)
         report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
-                         droppedFD: droppedFD, pendingSignal: Signals.pendingTermination)
+                         droppedFD: droppedFD, state: stateKeeper, pendingSignal: Signals.pendingTermination)
     }
 
     var status: Int32
@@ -180,7 +196,18 @@ func run() -> Int32 {
 func targetName(_ target: String, _ configuration: Configuration) -> [UInt8] {
     if let path = configuration.recordPath, target == String(decoding: path, as: UTF8.self) { return path }
     if let path = configuration.droppedPath, target == String(decoding: path, as: UTF8.self) { return path }
+    if let path = configuration.state?.path, target == String(decoding: path, as: UTF8.self) { return path }
     return Array(target.utf8)
+}
+
+/// How often `--state` saves while the run goes on: once a minute (SPEC),
+/// or, for tests only, `PACE_STATE_INTERVAL` (a duration such as `100ms`).
+func stateSaveInterval() -> Nanoseconds {
+    guard let text = getenv("PACE_STATE_INTERVAL"), case let .success(ns) = parseDuration(String(cString: text)),
+          ns > 0 else {
+        return StateKeeper.defaultInterval
+    }
+    return Nanoseconds(ns)
 }
 
 /// `--marbles`' width: `COLUMNS` if it is a sensible number, else 80.

@@ -186,6 +186,14 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         if path.isEmpty { throw UsageError("--record: the file name is empty") }
         config.recordPath = path
     }
+    if typed.has(.state) {
+        if config.replay {
+            throw UsageError("'--state' is for live mode and cannot be used with --replay")
+        }
+        let path = typed.valueBytes[.state]!
+        if path.isEmpty { throw UsageError("--state: the file name is empty") }
+        config.state = StateOptions(path: path, keyFieldText: typed.valueBytes[.keyField])
+    }
     if typed.value(.dropped) != nil {
         let path = typed.valueBytes[.dropped]!
         if path.isEmpty { throw UsageError("--dropped: the file name is empty") }

@@ -57,6 +57,8 @@ package struct Configuration: Equatable, Sendable {
     package var inputPath: [UInt8]?
     /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
     package var exec: CommandOptions?
+    /// `--state FILE` (live only), or nil.
+    package var state: StateOptions?
 
     package init(policy: PolicyChoice) {
         self.policy = policy
@@ -76,7 +78,16 @@ package struct Configuration: Equatable, Sendable {
         marbles = false
         inputPath = nil
         exec = nil
+        state = nil
     }
+}
+
+/// `--state FILE`: the file's name and the flags its state is saved under.
+package struct StateOptions: Equatable, Sendable {
+    /// FILE, as the bytes of its argument.
+    package var path: [UInt8]
+    /// `--key-field`'s argument as given, which the file records.
+    package var keyFieldText: [UInt8]?
 }
 
 extension Configuration {

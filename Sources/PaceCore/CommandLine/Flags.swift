@@ -5,6 +5,7 @@ enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast, limit, rate
     case maxWait, trailing, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, count, dropped, record, stats, trace, marbles, help, version
+    case state
     case exec, onBusy, jobs, killAfter
 }
 
@@ -85,6 +86,8 @@ let flagTable: [Flag] = [
          "Write every input line that does not reach stdout to <file> (created or truncated), as it is dropped; with --emit-time, after the time it was dropped and a TAB."),
     Flag(.record, ["--record"], value: "file", .option,
          "Live mode: also write every input line to <file> with its arrival time, for a later --replay --time-format record."),
+    Flag(.state, ["--state"], value: "file", .option,
+         "Live mode: keep each key's windows, buckets and owed counts in <file> across runs: loaded at start if it exists, saved at exit and at most once a minute while something changed (see STATE in the manual)."),
     Flag(.stats, ["--stats"], .option,
          "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines (with --count, dropped lines left uncounted); with --key-field, also in, emitted and dropped for the top 10 keys. Bounded memory: past 1,000,000 keys the key count is an estimate, past 100,000 the table comes from a summary (both say so)."),
     Flag(.trace, ["--trace"], .option,

@@ -136,7 +136,8 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
 /// `--jobs` at once, one per key.
 func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: Configuration,
                                        clock: inout Clock, input: inout LineReader, recordFD: Int32?,
-                                       droppedFD: Int32?, pendingSignal: () -> Int32) -> RunReport {
+                                       droppedFD: Int32?, state: StateKeeper? = nil,
+                                       pendingSignal: () -> Int32) -> RunReport {
     withoutActuallyEscaping(pendingSignal) { pendingSignal in
         // One `--dropped` writer for the policy's discards and the lines
         // never run, as in replay.
@@ -148,7 +149,7 @@ func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: 
                                        waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow }))
         var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
                              commands: RunnerWatch(runner, pendingSignal: pendingSignal), dropped: dropped,
-                             trace: trace, pendingSignal: pendingSignal)
+                             trace: trace, state: state, pendingSignal: pendingSignal)
         report.finishCommands(&sink)
         return report
     }

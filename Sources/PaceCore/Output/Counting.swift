@@ -103,5 +103,18 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     package var uncountedDiscards: Int64 { forgotten.uncounted }
 
+    package func owed(slot: Int32) -> Int64 { owed[Int(slot)] }
+
+    package mutating func setOwed(slot: Int32, _ count: Int64) {
+        owed.reserve(Int(slot))
+        owed[Int(slot)] = count
+    }
+
+    package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) { forgotten.forEach(body) }
+
+    package mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64) {
+        forgotten.remember(key, hash: hash, owed: count)
+    }
+
     package mutating func flush() throws(OutputError) { try base.flush() }
 }

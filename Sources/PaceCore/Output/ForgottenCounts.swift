@@ -39,6 +39,11 @@ final class ForgottenCounts {
     /// Keys remembered.
     var count: Int { table.count }
 
+    /// Runs `body` on each key remembered and its count (`--state`).
+    func forEach(_ body: (UnsafeRawBufferPointer, Int64) -> Void) {
+        table.forEachSlot { entry in table.withKey(of: entry) { key, _ in body(key, counts[Int(entry)]) } }
+    }
+
     /// Remembers that `key` (not remembered yet) owes `owed` discards; when
     /// that makes one too many, the oldest is forgotten.
     func remember(_ key: UnsafeRawBufferPointer, hash: UInt64, owed: Int64) {

@@ -99,6 +99,17 @@ package protocol LineSink: ~Copyable {
     var countsPassTheirBound: Bool { get }
     /// Discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
+
+    // `--state` (State/): what a key owes, read for a save and set by a load.
+
+    /// The discards the key of `slot` owes.
+    func owed(slot: Int32) -> Int64
+    /// The key of `slot`, new to the table, owes `count` (a loaded state).
+    mutating func setOwed(slot: Int32, _ count: Int64)
+    /// Runs `body` on each key the table forgot that owes a count.
+    func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void)
+    /// `key`, not in the table, owes `count` (a loaded key that is idle).
+    mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64)
 }
 
 extension LineSink where Self: ~Copyable {
@@ -116,6 +127,10 @@ extension LineSink where Self: ~Copyable {
     package mutating func keyReturned(slot: Int32) {}
     package var countsPassTheirBound: Bool { false }
     package var uncountedDiscards: Int64 { 0 }
+    package func owed(slot: Int32) -> Int64 { 0 }
+    package mutating func setOwed(slot: Int32, _ count: Int64) {}
+    package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) {}
+    package mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64) {}
     /// A sink that buffers nothing has nothing to write out.
     package mutating func flush() throws(OutputError) {}
 }

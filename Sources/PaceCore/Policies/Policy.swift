@@ -91,6 +91,13 @@ package protocol Policy {
     /// a full bucket). The runtime may then fire the timer late, when the
     /// key's memory is wanted (see Scheduler, "Lapsed keys").
     static var timersOnlyForget: Bool { get }
+
+    /// `--state`: what of `state` a later run keeps (State/PolicyStates.swift),
+    /// pending events left out; nil when nothing is (an idle key).
+    func saved(_ state: State) -> SavedState?
+    /// `--state`: the state a saved one stands for; nil when it is not this
+    /// policy's.
+    func restored(_ saved: SavedState) -> State?
 }
 
 extension Policy {
@@ -101,4 +108,8 @@ extension Policy {
     package static var keepsPaceAfterInput: Bool { false }
 
     package static var timersOnlyForget: Bool { false }
+
+    package func saved(_ state: State) -> SavedState? { nil }
+
+    package func restored(_ saved: SavedState) -> State? { nil }
 }

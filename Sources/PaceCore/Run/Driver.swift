@@ -74,9 +74,15 @@ package enum LineStamp {
 func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
-    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals
+    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals,
+    state: StateKeeper? = nil
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary
+    /// `--state`: the keys as the run leaves them, taken before live mode's
+    /// end of input writes the pending lines (which end windows).
+    var lastState: StateSnapshot?
+    /// A second signal ends pace without a save (SPEC).
+    var saves = state != nil
     var lineNumber: EventNumber = 0
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
@@ -122,7 +128,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     ending = true
                     continue reading
                 }
-                switch mode.wait(until: scheduler.nextDeadline) {
+                var deadline = scheduler.nextDeadline
+                if let state {
+                    try state.tick(scheduler, now: mode.now)
+                    if let save = state.nextSave(eventsSeen: scheduler.eventsSeen) { deadline = min(deadline ?? save, save) }
+                }
+                switch mode.wait(until: deadline) {
                 case .interrupted:
                     continue reading
                 case .outputClosed:
@@ -200,6 +211,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         if report.end != .brokenPipe {
             if Mode.isLive {
                 try scheduler.advance(to: mode.now)
+                if saves { lastState = scheduler.snapshot(at: mode.now, heldLinesOwed: false) }
                 try scheduler.finish(emittingAt: mode.now)
             } else {
                 try scheduler.finish()
@@ -207,6 +219,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         }
         try scheduler.flush()
     } catch {
+        if case .interrupted = error { saves = false }
         report.end(by: error, held: Int64(scheduler.heldEvents))
         // What the other output holds is still written out: the lines
         // discarded so far, when stdout's reader went away or stdout failed
@@ -221,6 +234,15 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 try? scheduler.flushDropped()
             case .interrupted:
                 break
+            }
+        }
+    }
+    if saves, let state {
+        let snapshot = lastState ?? scheduler.snapshot(at: mode.now, heldLinesOwed: true)
+        if let code = state.save(snapshot) {
+            switch report.end {
+            case .endOfInput, .brokenPipe: report.end = .outputFailed(target: state.target, errno: code)
+            default: break
             }
         }
     }

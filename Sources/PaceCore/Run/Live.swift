@@ -143,23 +143,23 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 /// ran 7 times slower than replay); this one is specialised here, inside the
 /// module, for the clock the executable injects.
 package func runLive(_ configuration: Configuration, clock: inout SystemLiveClock, input: inout LineReader,
-                    outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
+                    outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil, state: StateKeeper? = nil,
                     pendingSignal: () -> Int32) -> RunReport {
     runLive(configuration, onClock: &clock, input: &input, outputFD: outputFD, recordFD: recordFD,
-            droppedFD: droppedFD, pendingSignal: pendingSignal)
+            droppedFD: droppedFD, state: state, pendingSignal: pendingSignal)
 }
 
 /// `runLive` on any clock (tests pass a scripted one).
 package func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
                                       outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
-                                      pendingSignal: () -> Int32) -> RunReport {
+                                      state: StateKeeper? = nil, pendingSignal: () -> Int32) -> RunReport {
     if let exec = configuration.exec {
         return runLiveCommands(exec, configuration, clock: &clock, input: &input, recordFD: recordFD,
-                               droppedFD: droppedFD, pendingSignal: pendingSignal)
+                               droppedFD: droppedFD, state: state, pendingSignal: pendingSignal)
     }
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,
-                         droppedFD: droppedFD, pendingSignal: pendingSignal)
+                         droppedFD: droppedFD, state: state, pendingSignal: pendingSignal)
     return report
 }
 
@@ -172,6 +172,7 @@ package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configura
                                                         traceFD: Int32 = 2,
                                                         commands: (any CommandWatch)? = nil,
                                                         dropped: FileWriter? = nil, trace: TraceWriter? = nil,
+                                                        state: StateKeeper? = nil,
                                                         pendingSignal: () -> Int32) -> RunReport {
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
@@ -185,7 +186,7 @@ package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configura
         let plan = RunPlan(configuration: configuration,
                            dropped: dropped ?? droppedWriter(configuration, fd: droppedFD, live: true),
                            traceFD: traceFD, columns: 80, signals: RunSignals(termination: pendingSignal),
-                           trace: trace)
+                           trace: trace, state: state)
         return plan.run(&mode, &input, &output)
     }
     clock = mode.clock

@@ -31,11 +31,14 @@ struct RunPlan {
     let trace: TraceWriter?
     let columns: Int
     let signals: RunSignals
+    /// `--state`'s keeper (live only).
+    let state: StateKeeper?
 
     /// `trace`: the writer `--exec`'s runner shares; without one, the plan
     /// makes its own onto `traceFD` when `--trace` is given.
     init(configuration: Configuration, dropped: FileWriter?, traceFD: Int32, columns: Int, signals: RunSignals,
-         trace: TraceWriter? = nil) {
+         trace: TraceWriter? = nil, state: StateKeeper? = nil) {
+        self.state = state
         self.configuration = configuration
         self.dropped = dropped
         self.trace = trace ?? traceWriter(configuration, fd: traceFD)
@@ -78,6 +81,13 @@ struct RunPlan {
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
+        if state != nil && !configuration.count && !Sink.counts {
+            // `--state` keeps every count, shown or not.
+            var counting = Counted(HiddenCounts(consume sink))
+            let report = watched(policy, keys, &mode, &input, &counting)
+            sink = counting.take().take()
+            return report
+        }
         guard configuration.count && !Sink.counts else { return watched(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
         let report = watched(policy, keys, &mode, &input, &counting)
@@ -111,9 +121,14 @@ struct RunPlan {
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
         summary.counted = configuration.count
+        if let state {
+            scheduler.load(state.loaded, at: mode.now)
+            state.started(at: mode.now)
+        }
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals)
+                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals,
+                                    state: state)
         scheduler.reportInsight(into: &report, columns: columns)
         sink = scheduler.takeSink()
         return report

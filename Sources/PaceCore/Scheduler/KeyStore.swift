@@ -49,6 +49,9 @@ package protocol KeyStore<State>: ~Copyable {
                                                       telling sink: inout Sink)
     /// Keys with state held.
     var heldKeys: Int { get }
+    /// Runs `body` on every key in the table: its slot, its bytes, and
+    /// whether it is idle (`--state`'s snapshot).
+    func forEachKey(_ body: (Int32, UnsafeRawBufferPointer, Bool) -> Void)
 }
 
 // MARK: - One key
@@ -82,6 +85,8 @@ package struct OneKey<State>: KeyStore {
                                                               telling sink: inout Sink) {}
 
     package var heldKeys: Int { 1 }
+
+    package func forEachKey(_ body: (Int32, UnsafeRawBufferPointer, Bool) -> Void) { body(0, key(of: 0), false) }
 }
 
 /// The one timer of the one state.
@@ -187,6 +192,10 @@ package struct ManyKeys<State>: KeyStore, ~Copyable {
     }
 
     package var heldKeys: Int { keys.count - idle.count }
+
+    package func forEachKey(_ body: (Int32, UnsafeRawBufferPointer, Bool) -> Void) {
+        keys.forEachSlot { slot in keys.withKey(of: slot) { key, _ in body(slot, key, idle.contains(slot)) } }
+    }
 
     /// Slots ever used, and keys in the table (for memory tests).
     var slotCount: Int { used }

@@ -46,9 +46,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// every discard (25 instructions a line).
     let dropped: FileWriter?
     private let droppedRef: Unmanaged<FileWriter>?
-    private var keys: Keys
-    private var held = HeldLines()
-    private var counters = SchedulerStats()
+    // Not private: --state's snapshot and load (SchedulerState.swift).
+    var keys: Keys
+    var held = HeldLines()
+    var counters = SchedulerStats()
     /// Inside `finish`: emissions are of events still pending at end of input.
     private var finishing = false
     /// A held line is being written (it stays held until the write is done).

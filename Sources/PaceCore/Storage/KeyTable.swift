@@ -71,6 +71,11 @@ struct KeyTable: ~Copyable {
         keys.withKey(of: slot, body)
     }
 
+    /// Runs `body` on every slot in the table (`--state`'s snapshot).
+    func forEachSlot(_ body: (Int32) -> Void) {
+        for slot in buckets where slot >= 0 { body(slot) }
+    }
+
     private mutating func place(slot: Int32, hash: UInt64) {
         let mask = buckets.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask

@@ -1,0 +1,171 @@
+// `--state`'s calls to the system: the lock beside the file, reading it
+// whole, replacing it atomically, and the thread a periodic save runs on.
+//
+// The replacement is the classic one: the new state goes into `FILE.tmp` in
+// FILE's directory, is fsynced, and is renamed over FILE; then the directory
+// is fsynced, so the rename itself survives a crash. A reader (or a pace
+// started after a kill -9) sees the old state or the new one, never a mix.
+// `FILE.tmp` needs no unique name: the lock keeps every other pace away.
+
+import Glibc
+import Synchronization
+
+enum StateFiles {
+    /// A file name as the C string open(2) takes.
+    static func cPath(_ path: [UInt8]) -> [CChar] { path.map { CChar(bitPattern: $0) } + [0] }
+
+    /// The directory part of `path` (`.` for a bare name).
+    static func directory(of path: [UInt8]) -> [UInt8] {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [UInt8(ascii: ".")] }
+        return slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash])
+    }
+
+    /// Whether pace may create files in `path`'s directory; the errno if not.
+    static func directoryProblem(_ path: [UInt8]) -> Int32? {
+        access(cPath(directory(of: path)), W_OK | X_OK) == 0 ? nil : errno
+    }
+
+    /// Opens (creating it) and locks `lockPath`; the descriptor stays open,
+    /// and the lock held, for the whole run. EWOULDBLOCK: another holds it.
+    static func lock(_ lockPath: [UInt8]) -> Result<Int32, Errno> {
+        let fd = open(cPath(lockPath), O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        if fd < 0 { return .failure(Errno(errno)) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            close(fd)
+            return .failure(Errno(code))
+        }
+        return .success(fd)
+    }
+
+    /// lock's failure when another process holds the lock.
+    static var lockHeld: Int32 { EWOULDBLOCK }
+
+    /// Closes the lock's descriptor, which releases the lock.
+    static func unlock(_ fd: Int32) { close(fd) }
+
+    /// An errno in words.
+    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The whole file, or nil when there is none.
+    static func read(_ path: [UInt8]) -> Result<[UInt8]?, Errno> {
+        let fd = open(cPath(path), O_RDONLY | O_CLOEXEC)
+        if fd < 0 { return errno == ENOENT ? .success(nil) : .failure(Errno(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(Errno(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(Errno(EISDIR)) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
+        var used = 0
+        while true {
+            if used == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count)) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + used, $0.count - used) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(Errno(errno))
+            }
+            if n == 0 { break }
+            used += n
+        }
+        bytes.removeLast(bytes.count - used)
+        return .success(bytes)
+    }
+
+    /// The identity of the regular file at `path`, if there is one.
+    static func identity(_ path: [UInt8]) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(cPath(path), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
+    /// Puts `bytes` in place of `path`'s content atomically; the errno of
+    /// the first failure, when FILE keeps what it held.
+    static func replace(_ path: [UInt8], with bytes: [UInt8]) -> Int32? {
+        let temporary = cPath(path + Array(".tmp".utf8))
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        if fd < 0 { return errno }
+        func fail(_ code: Int32) -> Int32 {
+            close(fd)
+            unlink(temporary)
+            return code
+        }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return fail(errno)
+            }
+            written += n
+        }
+        if fsync(fd) != 0 { return fail(errno) }
+        if close(fd) != 0 {
+            let code = errno
+            unlink(temporary)
+            return code
+        }
+        if rename(temporary, cPath(path)) != 0 {
+            let code = errno
+            unlink(temporary)
+            return code
+        }
+        let directory = open(cPath(directory(of: path)), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            _ = fsync(directory)
+            close(directory)
+        }
+        return nil
+    }
+}
+
+/// An errno, as a failure's value.
+struct Errno: Error, Equatable {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+}
+
+// MARK: - The save thread
+
+/// One periodic save, on a thread of its own: the loop hands it the work
+/// and asks later, without waiting, whether it is done.
+final class BackgroundWork: @unchecked Sendable {
+    private let work: () -> Int32?
+    /// The work's result, read once the thread has been joined.
+    private var result: Int32?
+    /// Set by the thread once `result` is written.
+    private let done = Atomic<Bool>(false)
+    private var thread = pthread_t()
+
+    /// Starts `work` at once (it returns an errno, or nil); nil when no
+    /// thread could be made, and `work` has then run here, done.
+    static func start(_ work: @escaping () -> Int32?) -> (BackgroundWork?, Int32?) {
+        let job = BackgroundWork(work)
+        let context = Unmanaged.passRetained(job).toOpaque()
+        let started = pthread_create(&job.thread, nil, { context in
+            let job = Unmanaged<BackgroundWork>.fromOpaque(context!).takeRetainedValue()
+            job.result = job.work()
+            job.done.store(true, ordering: .releasing)
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<BackgroundWork>.fromOpaque(context).release()
+            return (nil, work())
+        }
+        return (job, nil)
+    }
+
+    private init(_ work: @escaping () -> Int32?) { self.work = work }
+
+    /// The result when the work is done (the thread joined), else nil.
+    func poll() -> Int32?? {
+        guard done.load(ordering: .acquiring) else { return nil }
+        pthread_join(thread, nil)
+        return .some(result)
+    }
+
+    /// Waits for the work to be done; its result.
+    func wait() -> Int32? {
+        pthread_join(thread, nil)
+        return result
+    }
+}

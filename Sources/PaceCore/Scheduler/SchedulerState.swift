@@ -1,0 +1,71 @@
+// `--state`: what the scheduler keeps of its keys, copied out for a save and
+// put back at start. Only the keeper (State/StateKeeper.swift) calls these,
+// once at start, once a minute at most and at exit: nothing here is on the
+// per-line path.
+
+extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
+    /// A copy of every key's saved state and what it owes, at `now`. A
+    /// state whose window ended by `now` is idle (a lapsed key: see
+    /// "Lapsed keys"). A key's held line counts as owed when
+    /// `heldLinesOwed` (it may never be written: a periodic save, or a run
+    /// that ends without writing it); otherwise it is about to go out,
+    /// with the key's count, which it takes.
+    package func snapshot(at now: Instant, heldLinesOwed: Bool) -> StateSnapshot {
+        var snapshot = StateSnapshot()
+        snapshot.reserve(keys.heldKeys)
+        keys.forEachKey { slot, key, idle in
+            var owed = sink.owed(slot: slot)
+            if held.first(slot) != nil { owed = heldLinesOwed ? owed + 1 : 0 }
+            var state = idle ? nil : policy.saved(keys[state: slot])
+            if let saved = state, saved.timer <= now { state = nil }
+            if state != nil || owed > 0 { snapshot.append(key: key, state: state, owed: owed) }
+        }
+        sink.forEachForgotten { key, owed in snapshot.append(key: key, state: nil, owed: owed) }
+        return snapshot
+    }
+
+    /// Puts `snapshot`'s keys back at the start of a run at `now`: a state
+    /// whose window ended by then is idle and is not loaded (a key that
+    /// owes is remembered with its count, as a forgotten key is).
+    package mutating func load(_ snapshot: StateSnapshot, at now: Instant) {
+        for index in 0..<snapshot.count {
+            var state: P.State?
+            var due: Instant?
+            if let saved = snapshot.states[index], var restored = policy.restored(saved) {
+                (state, due) = (restored, saved.timer)
+                // The timers that came due while pace was down fire now, in
+                // order, as they would have at their times: they only end
+                // windows (a saved state holds no line).
+                while let timer = due, timer <= now {
+                    let effects = policy.reduce(into: &restored, .timerFired(at: timer))
+                    due = effects.schedule
+                    state = effects.idle ? nil : restored
+                    if effects.idle { break }
+                }
+            }
+            let owed = snapshot.owed[index]
+            snapshot.withKey(index) { key in
+                guard let state else {
+                    guard owed > 0 else { return }
+                    if Keys.isKeyed {
+                        sink.rememberForgotten(key, hash: hashBytes(key), owed: owed)
+                    } else {
+                        sink.setOwed(slot: 0, owed)
+                    }
+                    return
+                }
+                let found = keys.slot(for: key, counters: &counters)
+                if Keys.isKeyed && Sink.counts && found.joined {
+                    sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
+                }
+                keys[state: found.slot] = state
+                if let due { keys.timers.set(slot: found.slot, due: due) }
+                sink.setOwed(slot: found.slot, owed)
+            }
+        }
+    }
+
+    /// Events handed to the policy so far: the keeper saves only when this
+    /// moved (nothing changed otherwise).
+    package var eventsSeen: Int64 { counters.eventsIn }
+}

@@ -1,0 +1,300 @@
+// The state file's text: a format a person can read with `head`, and that
+// any key's bytes go through unchanged.
+//
+//   pace state 1
+//   flags<TAB>--throttle=10000000000ns<TAB>--trailing=absent<TAB>...
+//   keys<TAB>3
+//   web-1<TAB>0<TAB>window<TAB>1795953610.250000000
+//   db\t2<TAB>4<TAB>bucket<TAB>1795953601.000000000<TAB>2
+//   \xff<TAB>7<TAB>idle
+//   end
+//
+// Line 1 names the format and its version. Line 2 holds the flags that
+// shape the state (StateFlags), each `--name=value` or `--name=absent`; a
+// run under other ones refuses the file. Then the number of keys, one line
+// per key and an `end` line: a file cut short has no `end` (or too few
+// keys), so it is refused, never half loaded. A key line is the key's bytes
+// escaped, the discards it owes, and its policy state: `window` and its end,
+// `bucket` and its A (the ceiling in seconds, then how far below it in 1/N
+// ns), or `idle` (a key kept only for what it owes). Times are seconds since
+// the Unix epoch with 9 decimals, on the `--record` clock.
+//
+// A line for an open episode (`--resolve-after`) is to follow a key's state
+// on its line (`episode`, its T, its last line escaped): version 1 refuses
+// any field it does not know, so a file with episodes is never misread by a
+// pace that has none.
+//
+// Escapes, so that a key holds any byte: `\\`, `\t`, `\n`, `\r`, and `\xHH`
+// (lower-case hex) for every other byte below 0x20, DEL and every byte of
+// 0x80 and above; everything else is itself.
+
+import Glibc
+
+package enum StateFormat {
+    package static let versionLine: [UInt8] = Array("pace state 1".utf8)
+
+    // MARK: - Writing
+
+    /// The whole file for `snapshot`, saved under `flags`.
+    package static func encode(_ snapshot: StateSnapshot, flags: StateFlags) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(snapshot.keyBytes.count + snapshot.count * 40 + 256)
+        out.append(contentsOf: versionLine)
+        out.append(newline)
+        out.append(contentsOf: flags.line)
+        out.append(newline)
+        out.append(contentsOf: Array("keys\t".utf8))
+        appendDecimal(Int128(snapshot.count), to: &out)
+        out.append(newline)
+        for index in 0..<snapshot.count {
+            snapshot.withKey(index) { escape($0, into: &out) }
+            out.append(tab)
+            appendDecimal(Int128(snapshot.owed[index]), to: &out)
+            switch snapshot.states[index] {
+            case nil:
+                out.append(contentsOf: idleWord)
+            case let .window(end)?:
+                out.append(contentsOf: windowWord)
+                appendSeconds(Int128(end.nanoseconds), to: &out)
+            case let .bucket(arrival)?:
+                out.append(contentsOf: bucketWord)
+                appendSeconds(arrival.ceiling, to: &out)
+                out.append(tab)
+                appendDecimal(Int128(arrival.below), to: &out)
+            }
+            out.append(newline)
+        }
+        out.append(contentsOf: Array("end\n".utf8))
+        return out
+    }
+
+    private static let idleWord: [UInt8] = Array("\tidle".utf8)
+    private static let windowWord: [UInt8] = Array("\twindow\t".utf8)
+    private static let bucketWord: [UInt8] = Array("\tbucket\t".utf8)
+
+    /// Appends `bytes` escaped (see the file's opening comment).
+    package static func escape(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case backslash: out.append(backslash); out.append(backslash)
+            case tab: out.append(backslash); out.append(UInt8(ascii: "t"))
+            case newline: out.append(backslash); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(backslash); out.append(UInt8(ascii: "r"))
+            case 0x20..<0x7F: out.append(byte)
+            default:
+                out.append(backslash)
+                out.append(UInt8(ascii: "x"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A whole number in decimal.
+    private static func appendDecimal(_ value: Int128, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &digits) { buffer in
+            var n = 0
+            repeat {
+                buffer[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                n += 1
+            } while magnitude > 0
+            return n
+        }
+        withUnsafeBytes(of: &digits) { buffer in
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
+        }
+    }
+
+    /// Nanoseconds as seconds with 9 decimals (`-` before a negative time).
+    private static func appendSeconds(_ nanoseconds: Int128, to out: inout [UInt8]) {
+        if nanoseconds < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = nanoseconds.magnitude
+        appendDecimal(Int128(magnitude / 1_000_000_000), to: &out)
+        out.append(UInt8(ascii: "."))
+        var fraction = UInt64(magnitude % 1_000_000_000)
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 9)
+        for i in stride(from: 8, through: 0, by: -1) {
+            digits[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+        }
+        out.append(contentsOf: digits)
+    }
+
+    // MARK: - Reading
+
+    /// The snapshot `bytes` holds, if they are a whole state saved under
+    /// `flags`; otherwise why not.
+    package static func decode(_ bytes: [UInt8], flags: StateFlags) -> Result<StateSnapshot, StateFileProblem> {
+        bytes.withUnsafeBytes { decode($0, flags: flags) }
+    }
+
+    package static func decode(_ bytes: UnsafeRawBufferPointer, flags: StateFlags)
+        -> Result<StateSnapshot, StateFileProblem> {
+        var lines = LineCursor(bytes)
+        guard let first = lines.next(), first.elementsEqual(versionLine) else {
+            let prefix = Array("pace state ".utf8)
+            lines = LineCursor(bytes)
+            if let first = lines.next(), first.starts(with: prefix) { return .failure(.otherVersion) }
+            return .failure(.foreign)
+        }
+        guard let flagsLine = lines.next() else { return .failure(.truncated) }
+        if !flagsLine.elementsEqual(flags.line) {
+            guard let saved = StateFlags(line: flagsLine) else { return .failure(.damaged(line: 2)) }
+            return .failure(.otherFlags(saved: saved, given: flags))
+        }
+        guard let keysLine = lines.next() else { return .failure(.truncated) }
+        let keysPrefix = Array("keys\t".utf8)
+        guard keysLine.starts(with: keysPrefix),
+              let count = wholeNumber(UnsafeRawBufferPointer(rebasing: keysLine[keysPrefix.count...])),
+              count >= 0, count <= Int128(bytes.count) else {
+            return .failure(.damaged(line: 3))
+        }
+        var snapshot = StateSnapshot()
+        snapshot.reserve(Int(count))
+        var key: [UInt8] = []
+        for index in 0..<Int(count) {
+            let number = index + 4
+            guard let line = lines.next() else { return .failure(.truncated) }
+            guard let (state, owed) = keyLine(line, key: &key) else { return .failure(.damaged(line: number)) }
+            snapshot.append(key: key, state: state, owed: owed)
+        }
+        guard let end = lines.next() else { return .failure(.truncated) }
+        guard end.elementsEqual("end".utf8), lines.atEnd else { return .failure(.damaged(line: Int(count) + 4)) }
+        return .success(snapshot)
+    }
+
+    /// One key's line: its key into `key`, its state and what it owes.
+    private static func keyLine(_ line: UnsafeRawBufferPointer, key: inout [UInt8]) -> (SavedState?, Int64)? {
+        var fields = line.split(separator: tab, omittingEmptySubsequences: false).makeIterator()
+        guard let keyField = fields.next(), unescape(UnsafeRawBufferPointer(rebasing: keyField), into: &key),
+              let owedField = fields.next(), let owed = wholeNumber(UnsafeRawBufferPointer(rebasing: owedField)),
+              owed >= 0, owed <= Int128(Int64.max), let kind = fields.next() else { return nil }
+        let state: SavedState?
+        if kind.elementsEqual("idle".utf8) {
+            state = nil
+        } else if kind.elementsEqual("window".utf8) {
+            guard let field = fields.next(), let end = seconds(UnsafeRawBufferPointer(rebasing: field)),
+                  let nanoseconds = Int64(exactly: end) else { return nil }
+            state = .window(end: Instant(nanoseconds: nanoseconds))
+        } else if kind.elementsEqual("bucket".utf8) {
+            guard let field = fields.next(), let ceiling = seconds(UnsafeRawBufferPointer(rebasing: field)),
+                  let belowField = fields.next(), let below = wholeNumber(UnsafeRawBufferPointer(rebasing: belowField)),
+                  let below64 = Int64(exactly: below), below64 >= 0 else { return nil }
+            state = .bucket(arrival: ExactInstant(ceiling: ceiling, below: below64))
+        } else {
+            return nil
+        }
+        guard fields.next() == nil else { return nil }
+        return (state, Int64(owed))
+    }
+
+    /// The bytes an escaped text stands for, into `out`; false when the
+    /// text is not one `escape` writes.
+    package static func unescape(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        var i = 0
+        while i < text.count {
+            let byte = text[i]
+            guard byte == backslash else {
+                guard (0x20..<0x7F).contains(byte) else { return false }
+                out.append(byte)
+                i += 1
+                continue
+            }
+            guard i + 1 < text.count else { return false }
+            switch text[i + 1] {
+            case backslash: out.append(backslash)
+            case UInt8(ascii: "t"): out.append(tab)
+            case UInt8(ascii: "n"): out.append(newline)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "x"):
+                guard i + 3 < text.count, let high = hexValue(text[i + 2]), let low = hexValue(text[i + 3]) else {
+                    return false
+                }
+                out.append(high << 4 | low)
+                i += 2
+            default: return false
+            }
+            i += 2
+        }
+        return true
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// A decimal whole number, optionally negative, of at most 30 digits.
+    private static func wholeNumber(_ text: UnsafeRawBufferPointer) -> Int128? {
+        var i = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { i = 1 }
+        guard i < text.count, text.count - i <= 30 else { return nil }
+        var value: Int128 = 0
+        while i < text.count {
+            let digit = text[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int128(digit)
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// Seconds with exactly 9 decimals, as nanoseconds.
+    private static func seconds(_ text: UnsafeRawBufferPointer) -> Int128? {
+        guard text.count > 10, text[text.count - 10] == UInt8(ascii: "."),
+              let whole = wholeNumber(UnsafeRawBufferPointer(rebasing: text[..<(text.count - 10)])),
+              let fraction = wholeNumber(UnsafeRawBufferPointer(rebasing: text[(text.count - 9)...])),
+              fraction >= 0, text[text.count - 9] != UInt8(ascii: "-") else { return nil }
+        let negative = text.first == UInt8(ascii: "-")
+        let magnitude = whole.magnitude * 1_000_000_000 + fraction.magnitude
+        return negative ? -Int128(magnitude) : Int128(magnitude)
+    }
+}
+
+private let tab = UInt8(ascii: "\t")
+private let newline = UInt8(ascii: "\n")
+private let backslash = UInt8(ascii: "\\")
+
+/// The lines of a buffer, each without its `\n`; a last line without one is
+/// not a line (a file cut short).
+private struct LineCursor {
+    let bytes: UnsafeRawBufferPointer
+    var at = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var atEnd: Bool { at == bytes.count }
+
+    mutating func next() -> UnsafeRawBufferPointer? {
+        guard at < bytes.count, let base = bytes.baseAddress,
+              let found = memchr(base + at, Int32(newline), bytes.count - at) else { return nil }
+        let end = base.distance(to: UnsafeRawPointer(found))
+        defer { at = end + 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[at..<end])
+    }
+}
+
+/// Why a state file is refused (a usage error: StateKeeper words it).
+package enum StateFileProblem: Error, Equatable {
+    /// Not a pace state at all.
+    case foreign
+    /// A pace state of another format version.
+    case otherVersion
+    /// A pace state cut short.
+    case truncated
+    /// A line that is not what the format says.
+    case damaged(line: Int)
+    /// Written under other flags.
+    case otherFlags(saved: StateFlags, given: StateFlags)
+}

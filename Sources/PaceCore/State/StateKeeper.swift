@@ -1,0 +1,153 @@
+// `--state FILE`: the file's keeper for one run. Before the run it takes
+// the lock beside FILE (`FILE.lock`, held until pace exits) and reads FILE,
+// refusing one that is not a whole pace state or was written under other
+// flags (usage errors, FILE untouched). During the run the driver asks it,
+// before each wait, whether a save is due: at most once per interval (a
+// minute) and only when an event came since the last one. That save copies
+// the scheduler's keys on the loop (StateSnapshot) and writes them on a
+// thread, so the loop goes on and timers fire on time. At exit the driver
+// hands it the last snapshot, written at once, after the thread's.
+
+package final class StateKeeper {
+    /// FILE's name as given.
+    package let path: [UInt8]
+    /// FILE's name as an output error names it.
+    package let target: String
+    package let flags: StateFlags
+    /// What FILE held at start (empty when there was no FILE).
+    package private(set) var loaded: StateSnapshot
+    /// The least time between two saves while the run goes on.
+    let interval: Nanoseconds
+    private let lockFD: Int32
+    private var lastSave: Instant?
+    private var savedEvents: Int64 = 0
+    private var inFlight: BackgroundWork?
+
+    /// SPEC: at most once a minute.
+    package static let defaultInterval = Nanoseconds(60_000_000_000)
+
+    private init(path: [UInt8], flags: StateFlags, loaded: StateSnapshot, interval: Nanoseconds, lockFD: Int32) {
+        self.path = path
+        target = String(decoding: path, as: UTF8.self)
+        self.flags = flags
+        self.loaded = loaded
+        self.interval = interval
+        self.lockFD = lockFD
+    }
+
+    /// Locks and reads FILE (`path`), for a run under `flags`; a usage
+    /// error says why it cannot be used.
+    package static func open(_ path: [UInt8], flags: StateFlags,
+                             interval: Nanoseconds = defaultInterval) -> Result<StateKeeper, UsageError> {
+        let quoted = Array("'--state' file '".utf8) + path + Array("'".utf8)
+        func refuse(_ why: String, hint: String = stateHint) -> Result<StateKeeper, UsageError> {
+            .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
+        }
+        if let code = StateFiles.directoryProblem(path) {
+            return refuse(": pace cannot write in its directory (\(StateFiles.describe(code)))",
+                          hint: "--state FILE is saved as a new file in FILE's directory, then renamed over FILE.\nSee 'pace --help' for more information.")
+        }
+        let lockFD: Int32
+        switch StateFiles.lock(path + Array(".lock".utf8)) {
+        case let .success(fd): lockFD = fd
+        case let .failure(error) where error.code == StateFiles.lockHeld:
+            return refuse(" is in use by another pace (it holds '\(String(decoding: path, as: UTF8.self)).lock')",
+                          hint: "Each running pace needs a --state file of its own.\nSee 'pace --help' for more information.")
+        case let .failure(error):
+            return refuse(".lock: \(StateFiles.describe(error.code))")
+        }
+        func fail(_ result: Result<StateKeeper, UsageError>) -> Result<StateKeeper, UsageError> {
+            StateFiles.unlock(lockFD)
+            return result
+        }
+        let bytes: [UInt8]?
+        switch StateFiles.read(path) {
+        case let .success(read): bytes = read
+        case let .failure(error): return fail(refuse(": \(StateFiles.describe(error.code))"))
+        }
+        var loaded = StateSnapshot()
+        if let bytes {
+            switch StateFormat.decode(bytes, flags: flags) {
+            case let .success(snapshot): loaded = snapshot
+            case let .failure(problem): return fail(refuse(problem.reason))
+            }
+        }
+        return .success(StateKeeper(path: path, flags: flags, loaded: loaded, interval: interval, lockFD: lockFD))
+    }
+
+    deinit { StateFiles.unlock(lockFD) }
+
+    /// The run has begun at `now`: the loaded state is in the scheduler.
+    package func started(at now: Instant) {
+        lastSave = now
+        loaded = StateSnapshot()
+    }
+
+    // MARK: - While the run goes on
+
+    /// When the loop must wake for the next save: only once something
+    /// changed since the last one.
+    package func nextSave(eventsSeen: Int64) -> Instant? {
+        guard eventsSeen != savedEvents, let lastSave else { return nil }
+        return lastSave.saturatingAdd(interval)
+    }
+
+    /// Before a wait at `now`: learns how the save in flight went, and
+    /// starts the next one when it is due. A failed save ends the run as
+    /// any output error does.
+    package func tick<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
+                      Observer: SchedulerObserver>(
+        _ scheduler: borrowing Scheduler<P, Keys, Sink, Observer>, now: Instant
+    ) throws(OutputError) where P.Payload == EventNumber {
+        if let work = inFlight {
+            guard let result = work.poll() else { return }
+            inFlight = nil
+            if let code = result { throw .failed(target: target, errno: code) }
+        }
+        guard let due = nextSave(eventsSeen: scheduler.eventsSeen), due <= now else { return }
+        savedEvents = scheduler.eventsSeen
+        lastSave = now
+        let snapshot = scheduler.snapshot(at: now, heldLinesOwed: true)
+        let (path, flags) = (self.path, self.flags)
+        let (work, result) = BackgroundWork.start {
+            StateFiles.replace(path, with: StateFormat.encode(snapshot, flags: flags))
+        }
+        inFlight = work
+        if let code = result { throw .failed(target: target, errno: code) }
+    }
+
+    // MARK: - At exit
+
+    /// Saves `snapshot`, the run's last, once the save in flight is done;
+    /// the errno of a failure (FILE then keeps the state saved before).
+    package func save(_ snapshot: StateSnapshot) -> Int32? {
+        if let work = inFlight {
+            inFlight = nil
+            _ = work.wait()
+        }
+        return StateFiles.replace(path, with: StateFormat.encode(snapshot, flags: flags))
+    }
+}
+
+private let stateHint = """
+    Run with the flags the file was saved under ('head -2 FILE' shows them), or remove it to start afresh.
+    See 'pace --help' for more information.
+    """
+
+extension StateFileProblem {
+    /// What a refused file's message says of it.
+    var reason: String {
+        switch self {
+        case .foreign: " is not a pace state (its first line is not 'pace state 1')"
+        case .otherVersion: " was saved by another version of pace (its first line is not 'pace state 1')"
+        case .truncated: " is not a whole pace state (it ends before its 'end' line)"
+        case let .damaged(line): " is damaged (line \(line) is not what a pace state holds)"
+        case let .otherFlags(saved, given):
+            if let (name, here, there) = given.firstDifference(from: saved) {
+                " was saved under other flags (\(name) \(there) there, \(here) here)"
+            } else {
+                " was saved under other flags"
+            }
+        }
+    }
+}
