@@ -52,6 +52,21 @@ package struct StateFlags: Equatable, Sendable {
         ]
     }
 
+    /// Whether a state saved under these flags can be `state`: a window
+    /// for the policies that open windows, a bucket (with 0 <= below < N)
+    /// for `--limit` and `--rate`, only idle keys for `--debounce`.
+    package func accepts(_ state: SavedState?) -> Bool {
+        switch state {
+        case nil: return true
+        case .window?: return ["--throttle", "--throttle-last", "--leading"].contains(flags[0].name)
+        case let .bucket(arrival)?:
+            guard ["--limit", "--rate"].contains(flags[0].name), let value = flags[0].value,
+                  let slash = value.firstIndex(of: UInt8(ascii: "/")),
+                  let count = Int64(String(decoding: value[..<slash], as: UTF8.self)) else { return false }
+            return arrival.below >= 0 && arrival.below < count
+        }
+    }
+
     /// The flags line of a state file, if `line` is one.
     init?(line: UnsafeRawBufferPointer) {
         let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)

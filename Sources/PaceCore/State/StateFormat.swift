@@ -161,7 +161,9 @@ package enum StateFormat {
         for index in 0..<Int(count) {
             let number = index + 4
             guard let line = lines.next() else { return .failure(.truncated) }
-            guard let (state, owed) = keyLine(line, key: &key) else { return .failure(.damaged(line: number)) }
+            guard let (state, owed) = keyLine(line, key: &key), flags.accepts(state) else {
+                return .failure(.damaged(line: number))
+            }
             snapshot.append(key: key, state: state, owed: owed)
         }
         guard let end = lines.next() else { return .failure(.truncated) }

@@ -43,10 +43,11 @@ package final class StateKeeper {
         func refuse(_ why: String, hint: String = stateHint) -> Result<StateKeeper, UsageError> {
             .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
         }
-        if let code = StateFiles.directoryProblem(path) {
-            return refuse(": pace cannot write in its directory (\(StateFiles.describe(code)))",
-                          hint: "--state FILE is saved as a new file in FILE's directory, then renamed over FILE.\nSee 'pace --help' for more information.")
+        func unwritable(_ code: Int32) -> Result<StateKeeper, UsageError> {
+            refuse(": pace cannot write in its directory (\(StateFiles.describe(code)))",
+                   hint: "--state FILE is saved as a new file in FILE's directory, then renamed over FILE.\nSee 'pace --help' for more information.")
         }
+        if let code = StateFiles.directoryProblem(path) { return unwritable(code) }
         let lockFD: Int32
         switch StateFiles.lock(path + Array(".lock".utf8)) {
         case let .success(fd): lockFD = fd
@@ -54,7 +55,7 @@ package final class StateKeeper {
             return refuse(" is in use by another pace (it holds '\(String(decoding: path, as: UTF8.self)).lock')",
                           hint: "Each running pace needs a --state file of its own.\nSee 'pace --help' for more information.")
         case let .failure(error):
-            return refuse(".lock: \(StateFiles.describe(error.code))")
+            return unwritable(error.code)
         }
         func fail(_ result: Result<StateKeeper, UsageError>) -> Result<StateKeeper, UsageError> {
             StateFiles.unlock(lockFD)
