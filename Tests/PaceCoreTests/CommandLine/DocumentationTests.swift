@@ -194,7 +194,7 @@ struct DocumentationTests {
     @Test("the man page has the usual sections and names the current version")
     func manPageHeader() throws {
         let source = try Document.manPage.text()
-        let sections = ["NAME", "SYNOPSIS", "DESCRIPTION", "POLICIES", "OPTIONS", "FIELDS", "TIME FORMATS",
+        let sections = ["NAME", "SYNOPSIS", "DESCRIPTION", "POLICIES", "OPTIONS", "FIELDS", "TIME FORMATS", "STATE",
                         "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
         let headings = source.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
             .map { $0.dropFirst(4).replacingOccurrences(of: "\"", with: "") }
