@@ -37,93 +37,76 @@ package enum StateFormat {
 
     /// The whole file for `snapshot`, saved under `flags`.
     package static func encode(_ snapshot: StateSnapshot, flags: StateFlags) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(snapshot.keyBytes.count + snapshot.count * 40 + 256)
-        out.append(contentsOf: versionLine)
-        out.append(newline)
-        out.append(contentsOf: flags.line)
-        out.append(newline)
-        out.append(contentsOf: Array("keys\t".utf8))
-        appendDecimal(Int128(snapshot.count), to: &out)
-        out.append(newline)
-        for index in 0..<snapshot.count {
-            snapshot.withKey(index) { escape($0, into: &out) }
-            out.append(tab)
-            appendDecimal(Int128(snapshot.owed[index]), to: &out)
-            switch snapshot.states[index] {
-            case nil:
-                out.append(contentsOf: idleWord)
-            case let .window(end)?:
-                out.append(contentsOf: windowWord)
-                appendSeconds(Int128(end.nanoseconds), to: &out)
-            case let .bucket(arrival)?:
-                out.append(contentsOf: bucketWord)
-                appendSeconds(arrival.ceiling, to: &out)
-                out.append(tab)
-                appendDecimal(Int128(arrival.below), to: &out)
+        var head = versionLine
+        head.append(newline)
+        head.append(contentsOf: flags.line)
+        head.append(contentsOf: Array("\nkeys\t\(snapshot.count)\n".utf8))
+        // At most: each key byte escaped to 4, and per key a count (20),
+        // `\tbucket\t` (8), a time (41), a TAB and `below` (20), a newline.
+        let bound = head.count + snapshot.keyBytes.count * 4 + snapshot.count * 96 + 4
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            var out = ByteWriter(buffer.baseAddress!)
+            head.withUnsafeBytes { out.append($0) }
+            snapshot.keyBytes.withUnsafeBytes { keys in
+                var start = 0
+                for index in 0..<snapshot.count {
+                    let end = snapshot.keyEnds[index]
+                    escape(UnsafeRawBufferPointer(rebasing: keys[start..<end]), into: &out)
+                    start = end
+                    out.append(tab)
+                    out.appendDecimal(Int128(snapshot.owed[index]))
+                    switch snapshot.states[index] {
+                    case nil:
+                        out.append("\tidle")
+                    case let .window(end)?:
+                        out.append("\twindow\t")
+                        out.appendSeconds(Int128(end.nanoseconds))
+                    case let .bucket(arrival)?:
+                        out.append("\tbucket\t")
+                        out.appendSeconds(arrival.ceiling)
+                        out.append(tab)
+                        out.appendDecimal(Int128(arrival.below))
+                    }
+                    out.append(newline)
+                }
             }
-            out.append(newline)
+            out.append("end\n")
+            count = out.count
         }
-        out.append(contentsOf: Array("end\n".utf8))
-        return out
     }
-
-    private static let idleWord: [UInt8] = Array("\tidle".utf8)
-    private static let windowWord: [UInt8] = Array("\twindow\t".utf8)
-    private static let bucketWord: [UInt8] = Array("\tbucket\t".utf8)
 
     /// Appends `bytes` escaped (see the file's opening comment).
     package static func escape(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        let bound = bytes.count * 4
+        let old = out.count
+        out.append(contentsOf: repeatElement(0, count: bound))
+        let written = out.withUnsafeMutableBufferPointer { buffer in
+            var writer = ByteWriter(buffer.baseAddress! + old)
+            escape(bytes, into: &writer)
+            return writer.count
+        }
+        out.removeLast(bound - written)
+    }
+
+    /// Writes `bytes` escaped.
+    static func escape(_ bytes: UnsafeRawBufferPointer, into out: inout ByteWriter) {
         for byte in bytes {
             switch byte {
-            case backslash: out.append(backslash); out.append(backslash)
-            case tab: out.append(backslash); out.append(UInt8(ascii: "t"))
-            case newline: out.append(backslash); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(backslash); out.append(UInt8(ascii: "r"))
+            case backslash: out.append(backslash, backslash)
+            case tab: out.append(backslash, UInt8(ascii: "t"))
+            case newline: out.append(backslash, UInt8(ascii: "n"))
+            case 0x0D: out.append(backslash, UInt8(ascii: "r"))
             case 0x20..<0x7F: out.append(byte)
             default:
-                out.append(backslash)
-                out.append(UInt8(ascii: "x"))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
+                out.append(backslash, UInt8(ascii: "x"))
+                out.append(hexDigit(byte >> 4), hexDigit(byte & 0x0F))
             }
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// A whole number in decimal.
-    private static func appendDecimal(_ value: Int128, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-        let count = withUnsafeMutableBytes(of: &digits) { buffer in
-            var n = 0
-            repeat {
-                buffer[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                n += 1
-            } while magnitude > 0
-            return n
-        }
-        withUnsafeBytes(of: &digits) { buffer in
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
-        }
-    }
-
-    /// Nanoseconds as seconds with 9 decimals (`-` before a negative time).
-    private static func appendSeconds(_ nanoseconds: Int128, to out: inout [UInt8]) {
-        if nanoseconds < 0 { out.append(UInt8(ascii: "-")) }
-        let magnitude = nanoseconds.magnitude
-        appendDecimal(Int128(magnitude / 1_000_000_000), to: &out)
-        out.append(UInt8(ascii: "."))
-        var fraction = UInt64(magnitude % 1_000_000_000)
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 9)
-        for i in stride(from: 8, through: 0, by: -1) {
-            digits[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
-            fraction /= 10
-        }
-        out.append(contentsOf: digits)
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     // MARK: - Reading
@@ -173,20 +156,21 @@ package enum StateFormat {
 
     /// One key's line: its key into `key`, its state and what it owes.
     private static func keyLine(_ line: UnsafeRawBufferPointer, key: inout [UInt8]) -> (SavedState?, Int64)? {
-        var fields = line.split(separator: tab, omittingEmptySubsequences: false).makeIterator()
-        guard let keyField = fields.next(), unescape(UnsafeRawBufferPointer(rebasing: keyField), into: &key),
-              let owedField = fields.next(), let owed = wholeNumber(UnsafeRawBufferPointer(rebasing: owedField)),
+        var fields = FieldCursor(line)
+        guard let keyField = fields.next(), unescape(keyField, into: &key),
+              let owedField = fields.next(), let owed = wholeNumber(owedField),
               owed >= 0, owed <= Int128(Int64.max), let kind = fields.next() else { return nil }
         let state: SavedState?
         if kind.elementsEqual("idle".utf8) {
             state = nil
         } else if kind.elementsEqual("window".utf8) {
-            guard let field = fields.next(), let end = seconds(UnsafeRawBufferPointer(rebasing: field)),
-                  let nanoseconds = Int64(exactly: end) else { return nil }
+            guard let field = fields.next(), let end = seconds(field), let nanoseconds = Int64(exactly: end) else {
+                return nil
+            }
             state = .window(end: Instant(nanoseconds: nanoseconds))
         } else if kind.elementsEqual("bucket".utf8) {
-            guard let field = fields.next(), let ceiling = seconds(UnsafeRawBufferPointer(rebasing: field)),
-                  let belowField = fields.next(), let below = wholeNumber(UnsafeRawBufferPointer(rebasing: belowField)),
+            guard let field = fields.next(), let ceiling = seconds(field),
+                  let belowField = fields.next(), let below = wholeNumber(belowField),
                   let below64 = Int64(exactly: below), below64 >= 0 else { return nil }
             state = .bucket(arrival: ExactInstant(ceiling: ceiling, below: below64))
         } else {
@@ -242,11 +226,20 @@ package enum StateFormat {
         let negative = text.first == UInt8(ascii: "-")
         if negative { i = 1 }
         guard i < text.count, text.count - i <= 30 else { return nil }
+        var low: UInt64 = 0
         var value: Int128 = 0
+        var digits = 0
         while i < text.count {
             let digit = text[i] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
-            value = value * 10 + Int128(digit)
+            // 64-bit steps while they cannot overflow (18 digits), Int128 after.
+            if digits < 18 {
+                low = low &* 10 &+ UInt64(digit)
+                if digits == 17 || i == text.count - 1 { value = Int128(low) }
+            } else {
+                value = value * 10 + Int128(digit)
+            }
+            digits += 1
             i += 1
         }
         return negative ? -value : value
@@ -287,6 +280,27 @@ private struct LineCursor {
     }
 }
 
+/// The TAB-separated fields of a line.
+private struct FieldCursor {
+    let line: UnsafeRawBufferPointer
+    var at = 0
+    var done = false
+
+    init(_ line: UnsafeRawBufferPointer) { self.line = line }
+
+    mutating func next() -> UnsafeRawBufferPointer? {
+        guard !done else { return nil }
+        guard let base = line.baseAddress, at < line.count,
+              let found = memchr(base + at, Int32(tab), line.count - at) else {
+            done = true
+            return UnsafeRawBufferPointer(rebasing: line[at...])
+        }
+        let end = base.distance(to: UnsafeRawPointer(found))
+        defer { at = end + 1 }
+        return UnsafeRawBufferPointer(rebasing: line[at..<end])
+    }
+}
+
 /// Why a state file is refused (a usage error: StateKeeper words it).
 package enum StateFileProblem: Error, Equatable {
     /// Not a pace state at all.
@@ -299,4 +313,75 @@ package enum StateFileProblem: Error, Equatable {
     case damaged(line: Int)
     /// Written under other flags.
     case otherFlags(saved: StateFlags, given: StateFlags)
+}
+
+/// Writes bytes into a buffer known to be large enough (`encode` works out
+/// the bound), with no check per byte.
+struct ByteWriter {
+    private let base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func append(_ a: UInt8, _ b: UInt8) {
+        base[count] = a
+        base[count &+ 1] = b
+        count &+= 2
+    }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let from = bytes.baseAddress, bytes.count > 0 else { return }
+        (base + count).update(from: from.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count &+= bytes.count
+    }
+
+    mutating func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A whole number in decimal.
+    mutating func appendDecimal(_ value: Int128) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        if magnitude <= UInt128(UInt64.max) {
+            appendDigits(UInt64(magnitude))
+        } else {
+            // Beyond 64 bits (a bucket's A pinned far out): the high digits
+            // first, then the low 19, zero-padded.
+            let split: UInt128 = 10_000_000_000_000_000_000
+            appendDecimal(Int128(magnitude / split))
+            appendDigits(UInt64(magnitude % split), width: 19)
+        }
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    mutating func appendDigits(_ value: UInt64, width: Int = 1) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var n = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            repeat {
+                scratch[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                n &+= 1
+            } while rest > 0 || n < width
+            for i in stride(from: n - 1, through: 0, by: -1) { append(scratch[i]) }
+        }
+    }
+
+    /// Nanoseconds as seconds with 9 decimals (`-` before a negative time).
+    mutating func appendSeconds(_ nanoseconds: Int128) {
+        if nanoseconds < 0 { append(UInt8(ascii: "-")) }
+        let magnitude = nanoseconds.magnitude
+        appendDecimal(Int128(magnitude / 1_000_000_000))
+        append(UInt8(ascii: "."))
+        appendDigits(UInt64(magnitude % 1_000_000_000), width: 9)
+    }
 }
