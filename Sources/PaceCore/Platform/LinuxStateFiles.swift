@@ -44,6 +44,25 @@ enum StateFiles {
     /// Closes the lock's descriptor, which releases the lock.
     static func unlock(_ fd: Int32) { close(fd) }
 
+    /// CPU time this thread has used, for `PACE_STATE_TIMING`.
+    static func threadCPUTime() -> Instant { clockNanoseconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// The monotonic clock, for `PACE_STATE_TIMING`.
+    static func monotonicNow() -> Instant { clockNanoseconds(CLOCK_MONOTONIC) }
+
+    /// Writes `text` to stderr whole, for `PACE_STATE_TIMING`.
+    static func report(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var at = 0
+            while at < bytes.count {
+                let n = write(2, bytes.baseAddress! + at, bytes.count - at)
+                if n <= 0 { return }
+                at += n
+            }
+        }
+    }
+
     /// An errno in words.
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 

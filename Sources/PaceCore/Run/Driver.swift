@@ -211,7 +211,11 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         if report.end != .brokenPipe {
             if Mode.isLive {
                 try scheduler.advance(to: mode.now)
-                if saves { lastState = scheduler.snapshot(at: mode.now, heldLinesOwed: false) }
+                if saves, let state {
+                    lastState = state.timed("copied", keys: scheduler.heldKeys) {
+                        scheduler.snapshot(at: mode.now, heldLinesOwed: false)
+                    }
+                }
                 try scheduler.finish(emittingAt: mode.now)
             } else {
                 try scheduler.finish()

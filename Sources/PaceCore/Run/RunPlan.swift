@@ -121,10 +121,7 @@ struct RunPlan {
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
         summary.counted = configuration.count
-        if let state {
-            scheduler.load(state.loaded, at: mode.now)
-            state.started(at: mode.now)
-        }
+        state?.load(into: &scheduler, at: mode.now)
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals,

@@ -22,6 +22,11 @@ package final class StateKeeper {
     private var lastSave: Instant?
     private var savedEvents: Int64 = 0
     private var inFlight: BackgroundWork?
+    /// `PACE_STATE_TIMING` (benchmarks only): each load and exit save says
+    /// on stderr how long it took, in wall and CPU time.
+    package var reportsTiming = false
+    /// The time read and decode took at open, reported with the load.
+    private var openTime: (wall: Nanoseconds, cpu: Nanoseconds) = (0, 0)
 
     /// SPEC: at most once a minute.
     package static let defaultInterval = Nanoseconds(60_000_000_000)
@@ -37,8 +42,9 @@ package final class StateKeeper {
 
     /// Locks and reads FILE (`path`), for a run under `flags`; a usage
     /// error says why it cannot be used.
-    package static func open(_ path: [UInt8], flags: StateFlags,
-                             interval: Nanoseconds = defaultInterval) -> Result<StateKeeper, UsageError> {
+    package static func open(_ path: [UInt8], flags: StateFlags, interval: Nanoseconds = defaultInterval,
+                             reportsTiming: Bool = false) -> Result<StateKeeper, UsageError> {
+        let began = (StateFiles.monotonicNow(), StateFiles.threadCPUTime())
         let quoted = Array("'--state' file '".utf8) + path + Array("'".utf8)
         func refuse(_ why: String, hint: String = stateHint) -> Result<StateKeeper, UsageError> {
             .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
@@ -73,15 +79,36 @@ package final class StateKeeper {
             case let .failure(problem): return fail(refuse(problem.reason))
             }
         }
-        return .success(StateKeeper(path: path, flags: flags, loaded: loaded, interval: interval, lockFD: lockFD))
+        let keeper = StateKeeper(path: path, flags: flags, loaded: loaded, interval: interval, lockFD: lockFD)
+        keeper.reportsTiming = reportsTiming
+        keeper.openTime = (StateFiles.monotonicNow().saturatingDistance(from: began.0),
+                           StateFiles.threadCPUTime().saturatingDistance(from: began.1))
+        return .success(keeper)
     }
 
     deinit { StateFiles.unlock(lockFD) }
 
-    /// The run has begun at `now`: the loaded state is in the scheduler.
-    package func started(at now: Instant) {
+    /// Loads FILE's keys into `scheduler`, at the run's start `now`.
+    package func load<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
+                      Observer: SchedulerObserver>(
+        into scheduler: inout Scheduler<P, Keys, Sink, Observer>, at now: Instant
+    ) where P.Payload == EventNumber {
+        timed("loaded", keys: loaded.count, plus: openTime) { scheduler.load(loaded, at: now) }
         lastSave = now
         loaded = StateSnapshot()
+    }
+
+    /// Runs `body`; with `reportsTiming`, says how long it took (and
+    /// `plus`, work done before for it).
+    package func timed<R>(_ what: String, keys: Int, plus: (wall: Nanoseconds, cpu: Nanoseconds) = (0, 0),
+                          _ body: () -> R) -> R {
+        guard reportsTiming else { return body() }
+        let began = (StateFiles.monotonicNow(), StateFiles.threadCPUTime())
+        let result = body()
+        let wall = StateFiles.monotonicNow().saturatingDistance(from: began.0) + plus.wall
+        let cpu = StateFiles.threadCPUTime().saturatingDistance(from: began.1) + plus.cpu
+        StateFiles.report("pace: state: \(what) \(keys) keys: \(wall.count / 1_000) us wall, \(cpu.count / 1_000) us CPU\n")
+        return result
     }
 
     // MARK: - While the run goes on
@@ -126,7 +153,9 @@ package final class StateKeeper {
             inFlight = nil
             _ = work.wait()
         }
-        return StateFiles.replace(path, with: StateFormat.encode(snapshot, flags: flags))
+        return timed("saved", keys: snapshot.count) {
+            StateFiles.replace(path, with: StateFormat.encode(snapshot, flags: flags))
+        }
     }
 }
 
