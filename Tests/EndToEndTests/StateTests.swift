@@ -93,6 +93,16 @@ struct StateEndToEndTests {
         #expect(second == PaceResult(stdout: Array("3\ta 4\n1\tb 2\n".utf8), stderr: "", status: 0))
     }
 
+    @Test("what a run owes reaches a later run's --exec as PACE_COUNT")
+    func owedToExec() throws {
+        let dir = try StateDirectory()
+        let window = ["--throttle", "300ms", "--key-field", "1", "--state", dir.state]
+        #expect(try Pace.run(window, stdin: "a 1\na 2\n").stdout == Array("a 1\n".utf8))
+        dir.waitUntilWallClockPasses(try #require(dir.windowEnd(of: "a")))
+        let next = try Pace.run(window + ["--exec", "echo \"$PACE_COUNT $PACE_LINE\""], stdin: "a 3\n")
+        #expect(next == PaceResult(stdout: Array("2 a 3\n".utf8), stderr: "", status: 0))
+    }
+
     @Test("the window that holds in the next run is the saved one (control for the downtime test)")
     func windowHoldsWithoutDowntime() throws {
         let dir = try StateDirectory()

@@ -126,7 +126,7 @@ struct ArgumentParserTests {
         (["--throttle-"], "unknown option '--throttle-' (did you mean '--throttle-first' or '--throttle-last'?)"),
         (["--delay", "1s"], "unknown option '--delay'"),
         (["--recrod", "x"], "unknown option '--recrod' (did you mean '--record'?)"),
-        (["--stat"], "unknown option '--stat' (did you mean '--stats'?)"),
+        (["--stat"], "unknown option '--stat' (did you mean '--state' or '--stats'?)"),
         (["--"], "no policy given (choose one of --debounce, --leading, --throttle, --throttle-last, --limit, --rate)"),
     ] as [([String], String)])
     func clearMessages(arguments: [String], expected: String) {
@@ -317,6 +317,10 @@ struct ArgumentParserTests {
           --record <file>         Live mode: also write every input line to <file> with
                                   its arrival time, for a later --replay --time-format
                                   record.
+          --state <file>          Live mode: keep each key's windows, buckets and owed
+                                  counts in <file> across runs: loaded at start if it
+                                  exists, saved at exit and at most once a minute while
+                                  something changed (see STATE in the manual).
           --stats                 At exit, print a summary on stderr: lines in, emitted,
                                   dropped, keys, clamped and bad timestamps, empty lines
                                   (with --count, dropped lines left uncounted); with
