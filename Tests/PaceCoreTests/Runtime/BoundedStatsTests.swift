@@ -194,7 +194,7 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
         else { preconditionFailure("bad arguments") }
         var reader = LineReader(fd: input.fd)
         var sink = RecordingSink()
-        let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, pendingSignal: { 0 })
+        let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, signals: .none)
         let again = sink.emissions.filter { $0.line.suffix(5) == Array("again".utf8) }
         #expect(again.count == 3_000)
         #expect(again.allSatisfy { $0.count == 2 })
