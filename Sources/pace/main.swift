@@ -147,13 +147,13 @@ func run() -> Int32 {
     let report: RunReport
     if configuration.replay {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
-                           droppedFD: droppedFD, traceFD: 2, columns: terminalColumns(), pendingSignal: Signals.pendingTermination)
+                           droppedFD: droppedFD, traceFD: 2, columns: terminalColumns(), signals: .process)
     } else {
         // With --exec pace writes nothing to stdout (its commands do): a
         // reader of stdout going away does not end it.
         var clock = SystemLiveClock(inputFD: inputFD, outputFD: configuration.exec == nil ? 1 : -1)
         report = runLive(configuration, clock: &clock, input: &input, outputFD: 1, recordFD: recordFD,
-                         droppedFD: droppedFD, state: stateKeeper, pendingSignal: Signals.pendingTermination)
+                         droppedFD: droppedFD, state: stateKeeper, signals: .process)
     }
 
     var status: Int32

@@ -86,7 +86,7 @@ package struct CommandQueue<Key: Hashable> {
     /// busy nothing is popped, and `restart` replacing a waiting line leaves
     /// one stale entry per line: the heap is rebuilt from `keys` once it
     /// holds more than twice as many entries as there are keys.
-    private var ready = ReadyHeap<Key>()
+    private var ready = IndexedHeap<ReadyKey<Key>>()
     /// SIGTERMed commands and when they get SIGKILL, in the order sent:
     /// `now` never goes back, so the deadlines are in order too. Entries of
     /// commands that are gone or killed are taken off the front at the end
@@ -253,7 +253,7 @@ package struct CommandQueue<Key: Hashable> {
         keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order))
         waitingCount += 1
         if current == nil && keys[key]!.waiting.count == 1 {
-            ready.push(order: order, key: key)
+            ready.insert(ReadyKey(order: order, key: key))
             if ready.count > 2 * keys.count + 64 { rebuildReady() }
         }
         startWaiting(into: &effects)
@@ -282,24 +282,26 @@ package struct CommandQueue<Key: Hashable> {
             keys.releaseSpareCapacity()
             return
         }
-        ready.push(order: first.order, key: key)
+        ready.insert(ReadyKey(order: first.order, key: key))
     }
 
     /// The ready heap without its stale entries: one per free key that has
     /// a line waiting.
     private mutating func rebuildReady() {
-        ready = ReadyHeap()
+        ready = IndexedHeap()
         for (key, state) in keys where state.running == nil {
-            if let first = state.waiting.first { ready.push(order: first.order, key: key) }
+            if let first = state.waiting.first { ready.insert(ReadyKey(order: first.order, key: key)) }
         }
     }
 
     /// Fills free slots with the earliest waiting lines of free keys.
     private mutating func startWaiting(into effects: inout [CommandEffect<Key>]) {
         guard !stopped else { return }
-        while running.count < jobs, let (order, key) = ready.popMin() {
+        while running.count < jobs, !ready.isEmpty {
+            let next = ready.removeFirst()
+            let key = next.key
             guard let index = keys.index(forKey: key), keys.values[index].running == nil,
-                  keys.values[index].waiting.first?.order == order else {
+                  keys.values[index].waiting.first?.order == next.order else {
                 continue  // stale
             }
             let first = keys.values[index].waiting.removeFirst()
@@ -337,7 +339,7 @@ package struct CommandQueue<Key: Hashable> {
         for (waiting, key) in leftOver {
             discard(waiting.line, key: key, count: waiting.count, .shutdown, into: &effects)
         }
-        ready = ReadyHeap()
+        ready = IndexedHeap()
         guard signalling else { return }
         for line in running.keys.sorted() where !running[line]!.terminated {
             running[line]!.terminated = true

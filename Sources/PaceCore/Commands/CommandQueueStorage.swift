@@ -1,43 +1,20 @@
-// What CommandQueue keeps its keys in besides the FIFO of Storage: the heap
-// of keys ready to start, in the order their first waiting line was
-// emitted, and the dictionaries' shrinking once they are mostly empty.
+// What CommandQueue keeps its keys in besides the FIFO of Storage: the
+// entries of its heap of keys ready to start (in the order their first
+// waiting line was emitted), and the dictionaries' shrinking once they are
+// mostly empty.
 
-/// A binary min-heap of (order, key): the key whose first waiting line was
-/// submitted earliest comes out first. Orders are unique.
-struct ReadyHeap<Key> {
-    private var entries: [(order: UInt64, key: Key)] = []
+/// A key ready to start, in the one heap of Storage (a plain one: no
+/// index), ordered by its first waiting line's submission (orders are
+/// unique, so the keys come out in that order whatever the heap's shape).
+/// The heap is a class: the queue that holds it is used in place, never
+/// copied.
+struct ReadyKey<Key>: HeapEntry {
+    var order: UInt64
+    var key: Key
 
-    var count: Int { entries.count }
-
-    mutating func push(order: UInt64, key: Key) {
-        entries.append((order, key))
-        var child = entries.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard entries[child].order < entries[parent].order else { break }
-            entries.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func popMin() -> (UInt64, Key)? {
-        guard let first = entries.first else { return nil }
-        let last = entries.removeLast()
-        if !entries.isEmpty {
-            entries[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < entries.count && entries[left].order < entries[smallest].order { smallest = left }
-                if right < entries.count && entries[right].order < entries[smallest].order { smallest = right }
-                if smallest == parent { break }
-                entries.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return (first.order, first.key)
-    }
+    var slot: Int32 { 0 }
+    static var isIndexed: Bool { false }
+    static func precedes(_ a: ReadyKey, _ b: ReadyKey) -> Bool { a.order < b.order }
 }
 
 // MARK: - Tables that shrink

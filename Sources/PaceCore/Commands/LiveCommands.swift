@@ -77,19 +77,19 @@ extension ReplayMode {
 extension RunReport {
     /// The end of an `--exec` run: every command waited for, then the
     /// runner's counters and exit status, and `--dropped`'s file written out.
-    mutating func finishCommands(_ counted: inout Counted<CommandSink<DroppedLines>>) {
+    mutating func finishCommands(_ counted: inout Counted<CommandSink<DroppedLines>>, signals: RunSignals) {
         // The driver is done: a SIGUSR1 while the last commands run gets
         // its final counters, with the commands' so far.
         let soFar = self, runner = counted.base.runner
         let answer = {
-            guard Signals.takeStatsRequest() else { return }
+            guard signals.takeStatsRequest() else { return }
             soFar.writeStatsSoFar(soFar.scheduler, clamped: soFar.clamped, commands: runner.stats,
                                   topKeys: soFar.topKeys)
         }
         do throws(OutputError) {
             try counted.base.finish(answerStatsRequest: answer)
         } catch {
-            if end == .endOfInput { end(by: error, held: 0) }
+            if end == .endOfInput { end(by: error, held: 0, signal: signals.termination()) }
         }
         // One that came while replay's run-on waited for a command (the
         // driver looks only between lines): answered now, late but not lost.
@@ -97,12 +97,12 @@ extension RunReport {
         do throws(OutputError) {
             try runner.dropped.flush()
         } catch {
-            if end == .endOfInput { end(by: error, held: 0) }
+            if end == .endOfInput { end(by: error, held: 0, signal: signals.termination()) }
         }
         // A second signal ended the wait at once (SIGKILL to every command):
         // pace says how many lines it did not run, 0 included (SPEC), which
         // are those the first signal left unrun.
-        if Signals.endNow { linesNotWritten = (linesNotWritten ?? 0) + runner.notRunAtShutdown }
+        if signals.endNow() { linesNotWritten = (linesNotWritten ?? 0) + runner.notRunAtShutdown }
         commands = runner.stats
         commandStatus = runner.exitStatus
     }
@@ -113,44 +113,39 @@ extension RunReport {
 /// run share one `--dropped` writer (it buffers: one buffer keeps the order).
 func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, defaultYear: Int,
                        input: inout LineReader, droppedFD: Int32?, traceFD: Int32, columns: Int,
-                       pendingSignal: () -> Int32) -> RunReport {
-    withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
-        let trace = traceWriter(configuration, fd: traceFD)
-        let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
-                                   dropped: DroppedLines(dropped), trace: trace)
-        var sink = Counted(CommandSink(runner: runner,
-                                       keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                       pendingSignal: pendingSignal, endNow: { Signals.endNow }))
-        var mode = ReplayMode(configuration, defaultYear: defaultYear)
-        mode.commands = RunnerWatch(runner, pendingSignal: pendingSignal)
-        let plan = RunPlan(configuration: configuration, dropped: dropped, traceFD: traceFD, columns: columns,
-                           signals: RunSignals(termination: pendingSignal), trace: trace)
-        var report = plan.run(&mode, &input, &sink)
-        report.finishCommands(&sink)
-        return report
-    }
+                       signals: RunSignals) -> RunReport {
+    let dropped = droppedWriter(configuration, fd: droppedFD, live: false)
+    let trace = traceWriter(configuration, fd: traceFD)
+    let runner = CommandRunner(CommandOptions(command: exec.command, killAfter: exec.killAfter),
+                               dropped: DroppedLines(dropped), trace: trace)
+    var sink = Counted(CommandSink(runner: runner,
+                                   keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+                                   pendingSignal: signals.termination, endNow: signals.endNow))
+    var mode = ReplayMode(configuration, defaultYear: defaultYear)
+    mode.commands = RunnerWatch(runner, pendingSignal: signals.termination)
+    let plan = RunPlan(configuration: configuration, dropped: dropped, traceFD: traceFD, columns: columns,
+                       signals: signals, trace: trace)
+    var report = plan.run(&mode, &input, &sink)
+    report.finishCommands(&sink, signals: signals)
+    return report
 }
 
 /// Live mode with `--exec`: the commands run while input is read, at most
 /// `--jobs` at once, one per key.
 func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: Configuration,
                                        clock: inout Clock, input: inout LineReader, recordFD: Int32?,
-                                       droppedFD: Int32?, state: StateKeeper? = nil,
-                                       pendingSignal: () -> Int32) -> RunReport {
-    withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        // One `--dropped` writer for the policy's discards and the lines
-        // never run, as in replay.
-        let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
-        let trace = traceWriter(configuration, fd: 2)
-        let runner = CommandRunner(exec, dropped: DroppedLines(dropped), trace: trace)
-        var sink = Counted(CommandSink(runner: runner,
-                                       keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                       waitsForEach: false, pendingSignal: pendingSignal, endNow: { Signals.endNow }))
-        var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
-                             commands: RunnerWatch(runner, pendingSignal: pendingSignal), dropped: dropped,
-                             trace: trace, state: state, pendingSignal: pendingSignal)
-        report.finishCommands(&sink)
-        return report
-    }
+                                       droppedFD: Int32?, state: StateKeeper? = nil, signals: RunSignals) -> RunReport {
+    // One `--dropped` writer for the policy's discards and the lines
+    // never run, as in replay.
+    let dropped = droppedWriter(configuration, fd: droppedFD, live: true)
+    let trace = traceWriter(configuration, fd: 2)
+    let runner = CommandRunner(exec, dropped: DroppedLines(dropped), trace: trace)
+    var sink = Counted(CommandSink(runner: runner,
+                                   keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+                                   waitsForEach: false, pendingSignal: signals.termination, endNow: signals.endNow))
+    var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
+                         commands: RunnerWatch(runner, pendingSignal: signals.termination), dropped: dropped,
+                         trace: trace, state: state, signals: signals)
+    report.finishCommands(&sink, signals: signals)
+    return report
 }

@@ -44,7 +44,7 @@ extension ByteScratch {
 func valueBytes(_ value: StructuredValue, of line: UnsafeRawBufferPointer, scratch: ByteScratch) -> UnsafeRawBufferPointer {
     switch value {
     case .missing:
-        return UnsafeRawBufferPointer(start: nil, count: 0)
+        return .empty
     case let .plain(range):
         return UnsafeRawBufferPointer(rebasing: line[range])
     case .jsonEscaped, .logfmtEscaped:

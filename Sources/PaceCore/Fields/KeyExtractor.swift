@@ -70,7 +70,7 @@ package struct KeyExtractor {
     @inline(__always)
     package func key(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         if shape == .blankField { return UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: field)]) }
-        if shape == .unkeyed { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        if shape == .unkeyed { return .empty }
         return otherKey(of: line)
     }
 

@@ -2,8 +2,9 @@
 // keys (SPEC: 1,000,000), estimated beyond. The key table forgets idle keys,
 // so it cannot say how many keys a run has seen; this set remembers each one
 // while they fit. A hash alone is not enough (two keys that hash alike would
-// count once), so it keeps each key's bytes, in one flat buffer, and compares
-// them on a hash match, as the key table does.
+// count once), so it keeps each key's bytes: in Storage's byte-key table,
+// packed one after another in one buffer (`PackedKeys`), since none is ever
+// removed.
 //
 // The key that would make one too many turns the set into a HyperLogLog
 // sketch (Flajolet, Fusy, Gandouet, Meunier 2007) of 2^14 one-byte registers,
@@ -21,7 +22,7 @@ import Glibc
 import Darwin
 #endif
 
-struct DistinctKeys {
+struct DistinctKeys: ~Copyable {
     /// SPEC's bound on exact counting.
     static let defaultLimit = 1_000_000
     /// The sketch's registers: 2^precision.
@@ -30,13 +31,8 @@ struct DistinctKeys {
     static let standardErrorText = "±0.8%"
 
     let limit: Int
-    /// Entry numbers, or -1 for an empty bucket. Size is a power of two.
-    private var buckets = [Int32](repeating: -1, count: 16)
-    /// Per entry: its hash, and where its bytes end in `bytes` (an entry's
-    /// bytes start where the previous one's end).
-    private var hashes: [UInt64] = []
-    private var ends: [Int] = []
-    private var bytes: [UInt8] = []
+    /// The keys seen, numbered in order, while they are counted exactly.
+    private var table = ByteKeyTable<PackedKeys>()
     /// The sketch, once there were more than `limit` keys.
     private var registers: [UInt8]?
 
@@ -50,7 +46,7 @@ struct DistinctKeys {
 
     /// The number of distinct keys inserted: exact, or the sketch's estimate.
     var count: Int64 {
-        guard let registers else { return Int64(hashes.count) }
+        guard let registers else { return Int64(table.count) }
         return Self.estimate(registers)
     }
 
@@ -62,30 +58,16 @@ struct DistinctKeys {
             Self.add(hash, to: &registers!)
             return false
         }
-        let mask = buckets.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let entry = buckets[i]
-            if entry < 0 { break }
-            if hashes[Int(entry)] == hash && holds(entry: Int(entry), key) { return false }
-            i = (i + 1) & mask
-        }
-        if hashes.count == limit {
+        if table.find(key, hash: hash) != nil { return false }
+        if table.count == limit {
             var sketch = [UInt8](repeating: 0, count: 1 << Self.precision)
-            for stored in hashes { Self.add(stored, to: &sketch) }
+            for entry in 0..<Int32(table.count) { Self.add(table.hash(of: entry), to: &sketch) }
             Self.add(hash, to: &sketch)
             registers = sketch
-            buckets = []
-            hashes = []
-            ends = []
-            bytes = []
+            table = ByteKeyTable()
             return false
         }
-        buckets[i] = Int32(hashes.count)
-        hashes.append(hash)
-        bytes.append(contentsOf: key)
-        ends.append(bytes.count)
-        if hashes.count * 4 > buckets.count * 3 { grow() }
+        table.insert(key, hash: hash, slot: Int32(table.count))
         return true
     }
 
@@ -124,25 +106,6 @@ struct DistinctKeys {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
-    }
-
-    // MARK: - The exact set
-
-    private func holds(entry: Int, _ key: UnsafeRawBufferPointer) -> Bool {
-        let start = entry == 0 ? 0 : ends[entry - 1]
-        guard ends[entry] - start == key.count else { return false }
-        if key.count == 0 { return true }
-        return bytes.withUnsafeBytes { memcmpBytes($0.baseAddress! + start, key.baseAddress!, key.count) }
-    }
-
-    private mutating func grow() {
-        buckets = [Int32](repeating: -1, count: buckets.count * 2)
-        let mask = buckets.count - 1
-        for (entry, hash) in hashes.enumerated() {
-            var i = Int(truncatingIfNeeded: hash) & mask
-            while buckets[i] >= 0 { i = (i + 1) & mask }
-            buckets[i] = Int32(entry)
-        }
     }
 }
 

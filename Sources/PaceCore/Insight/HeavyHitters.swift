@@ -10,8 +10,9 @@
 // most `error` too low. A key with more than (events in) / capacity events
 // always has an entry, so the busiest keys are the ones shown.
 //
-// Entries are numbered like slots and found through a KeyTable; a min-heap
-// of entry numbers by count finds the entry to replace.
+// Entries are numbered like slots and found through a KeyTable; the one heap
+// of Storage, indexed by entry number and ordered by count, finds the entry
+// to replace.
 
 /// A class: it owns a (noncopyable) key table, and the observer that holds
 /// it hands the one reference on.
@@ -26,9 +27,8 @@ final class HeavyHitters {
     private var seen: [Int64] = []
     private var errors: [Int64] = []
     private var emitted: [Int64] = []
-    /// Entry numbers, a min-heap by `seen + errors`; and each entry's place in it.
-    private var heap: [Int32] = []
-    private var place: [Int32] = []
+    /// Every entry with its `seen + errors`, fewest first.
+    private let heap = IndexedHeap<HitCount>()
     /// An entry was ever replaced: the table is a summary, no longer exact.
     private(set) var isSummary = false
 
@@ -42,7 +42,7 @@ final class HeavyHitters {
         let hash = hashBytes(key)
         if let entry = table.find(key, hash: hash) {
             seen[Int(entry)] += 1
-            siftDown(Int(place[Int(entry)]))
+            counted(at: heap.place(of: entry))
             return
         }
         if seen.count < capacity {
@@ -50,22 +50,26 @@ final class HeavyHitters {
             seen.append(1)
             errors.append(0)
             emitted.append(0)
-            place.append(Int32(heap.count))
-            heap.append(entry)
             table.insert(key, hash: hash, slot: entry)
-            siftUp(heap.count - 1)
+            heap.insert(HitCount(events: 1, slot: entry))
             return
         }
         // The entry with the fewest events in makes room.
         isSummary = true
-        let entry = heap[0]
+        let entry = heap.first!.slot
         let e = Int(entry)
         table.remove(slot: entry)
         errors[e] += seen[e]
         seen[e] = 1
         emitted[e] = 0
         table.insert(key, hash: hash, slot: entry)
-        siftDown(0)
+        counted(at: 0)
+    }
+
+    /// The heap entry at `position` has one more event in: it moves down.
+    private func counted(at position: Int) {
+        heap[position].events += 1
+        heap.siftDown(position)
     }
 
     /// One more emission of `key` (ignored when it has no entry).
@@ -97,38 +101,12 @@ final class HeavyHitters {
             table.withKey(of: Int32(b)) { kb, _ in ka.lexicographicallyPrecedes(kb) }
         }
     }
+}
 
-    private func count(_ heapIndex: Int) -> Int64 {
-        let e = Int(heap[heapIndex])
-        return seen[e] + errors[e]
-    }
+/// An entry of the summary in its heap: its events in, error included.
+private struct HitCount: HeapEntry {
+    var events: Int64
+    var slot: Int32
 
-    private func swapAt(_ i: Int, _ j: Int) {
-        heap.swapAt(i, j)
-        place[Int(heap[i])] = Int32(i)
-        place[Int(heap[j])] = Int32(j)
-    }
-
-    private func siftUp(_ start: Int) {
-        var i = start
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard count(i) < count(parent) else { return }
-            swapAt(i, parent)
-            i = parent
-        }
-    }
-
-    private func siftDown(_ start: Int) {
-        var i = start
-        while true {
-            let left = 2 * i + 1
-            guard left < heap.count else { return }
-            var smallest = left
-            if left + 1 < heap.count && count(left + 1) < count(left) { smallest = left + 1 }
-            guard count(smallest) < count(i) else { return }
-            swapAt(i, smallest)
-            i = smallest
-        }
-    }
+    static func precedes(_ a: HitCount, _ b: HitCount) -> Bool { a.events < b.events }
 }

@@ -99,8 +99,8 @@ package final class RunInsight: SchedulerObserver {
     /// The distinct-key count when it is an estimate (past DistinctKeys'
     /// limit), else nil (the scheduler's count is exact).
     package var distinctKeysEstimate: Int64? {
-        guard let seenKeys, seenKeys.isEstimated else { return nil }
-        return seenKeys.count
+        guard seenKeys?.isEstimated == true else { return nil }
+        return seenKeys?.count
     }
 
     /// A line was written; `atEnd` when end of input released it.

@@ -53,9 +53,8 @@ func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: Strin
 /// Waits for `fd` to take more bytes; a second SIGINT or SIGTERM while
 /// waiting throws `.interrupted` with the lines of `bytes[offset...]`.
 private func awaitWritable(_ fd: Int32, unwritten bytes: UnsafeRawBufferPointer, from offset: Int) throws(OutputError) {
-    while true {
-        if Signals.endNow { throw .interrupted(linesNotWritten: newlines(in: bytes, from: offset)) }
-        if awaitReady(fd, events: Int16(POLLOUT)) == .ready { return }
+    guard awaitWritableUnlessEnded(fd) else {
+        throw .interrupted(linesNotWritten: newlines(in: bytes, from: offset))
     }
 }
 

@@ -57,7 +57,7 @@ package struct Emission {
 
     @inline(__always)
     package init(line: UnsafeRawBufferPointer, time: Instant, number: EventNumber, count: Int64 = 0,
-                 key: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                 key: UnsafeRawBufferPointer = .empty,
                  slot: Int32 = Emission.outsidePolicy) {
         self.line = line
         self.time = time

@@ -97,6 +97,16 @@ func isReadableNow(_ fd: Int32) -> Bool {
 
 /// Whether `fd` would take a write now (or report an error), without
 /// waiting and without delivering signals.
+/// Waits until `fd` takes bytes, in ppoll where signals arrive; false when
+/// a second terminating signal ends pace first (the one question a write
+/// asks of signals, answered here, beside the handlers that record them).
+func awaitWritableUnlessEnded(_ fd: Int32) -> Bool {
+    while true {
+        if Signals.endNow { return false }
+        if awaitReady(fd, events: Int16(POLLOUT)) == .ready { return true }
+    }
+}
+
 func isWritableNow(_ fd: Int32) -> Bool {
     var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
     return poll(&entry, 1, 0) != 0

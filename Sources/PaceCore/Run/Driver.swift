@@ -15,7 +15,7 @@
 // Run: this room holds the driver, the modes (Replay.swift, Live.swift), the
 // run plan that turns a configuration into a specialised run (RunPlan.swift),
 // the report a run hands back (RunReport.swift) and the signals a run is
-// told of (RunSignals.swift).
+// told of (RunSignals, in RunPlan.swift).
 
 
 /// What a mode supplies to the driver.
@@ -172,14 +172,14 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
             if contentLength(fields) == 0 {
                 report.emptyLines += 1
                 if !Mode.isLive {
-                    try scheduler.bypass(line, number: lineNumber, .empty, at: mode.now, key: noKey)
+                    try scheduler.bypass(line, number: lineNumber, .empty, at: mode.now, key: .empty)
                     continue reading
                 }
             }
             switch try mode.stamp(line, fields: fields) {
             case let .event(t, contentStart):
                 let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
-                var key = noKey
+                var key = UnsafeRawBufferPointer.empty
                 // A record's line is the line as read live, whose fields
                 // did not see line 1's byte-order mark either.
                 if Keys.isKeyed {
@@ -193,12 +193,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     report.end = .badTime(line: lineNumber, why)
                     break reading
                 case .skip:
-                    try scheduler.bypass(line, number: lineNumber, .badTimeSkipped, at: mode.now, key: noKey)
+                    try scheduler.bypass(line, number: lineNumber, .badTimeSkipped, at: mode.now, key: .empty)
                 case .pass:
                     report.passed += 1
                     // Outside the policy: it counts 1. Its key is the one
                     // the line would have had (PACE_KEY).
-                    let key = Keys.isKeyed ? keys.key(of: fields) : noKey
+                    let key = Keys.isKeyed ? keys.key(of: fields) : .empty
                     try scheduler.bypass(line, number: lineNumber, .badTimePassed, at: mode.now, key: key)
                 }
             }
@@ -224,7 +224,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         try scheduler.flush()
     } catch {
         if case .interrupted = error { saves = false }
-        report.end(by: error, held: Int64(scheduler.heldEvents))
+        report.end(by: error, held: Int64(scheduler.heldEvents), signal: signals.termination())
         // What the other output holds is still written out: the lines
         // discarded so far, when stdout's reader went away or stdout failed
         // (a failed output has given up its buffer).
@@ -254,6 +254,3 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     report.scheduler = scheduler.stats
     return report
 }
-
-/// The key of an unkeyed event, or of a line that has none.
-private var noKey: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }

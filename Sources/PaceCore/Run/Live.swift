@@ -135,7 +135,7 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 
 /// Runs `configuration` (live mode) over `input`, writing to `outputFD`,
 /// each emitted line flushed at once; `recordFD` receives `--record`'s lines.
-/// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
+/// `signals` says which signals came.
 ///
 /// The executable's entry point, on the system clock. It is not generic on
 /// purpose: a generic package function called from another module runs
@@ -144,22 +144,22 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 /// module, for the clock the executable injects.
 package func runLive(_ configuration: Configuration, clock: inout SystemLiveClock, input: inout LineReader,
                     outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil, state: StateKeeper? = nil,
-                    pendingSignal: () -> Int32) -> RunReport {
+                    signals: RunSignals) -> RunReport {
     runLive(configuration, onClock: &clock, input: &input, outputFD: outputFD, recordFD: recordFD,
-            droppedFD: droppedFD, state: state, pendingSignal: pendingSignal)
+            droppedFD: droppedFD, state: state, signals: signals)
 }
 
 /// `runLive` on any clock (tests pass a scripted one).
 package func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock clock: inout Clock, input: inout LineReader,
                                       outputFD: Int32, recordFD: Int32?, droppedFD: Int32? = nil,
-                                      state: StateKeeper? = nil, pendingSignal: () -> Int32) -> RunReport {
+                                      state: StateKeeper? = nil, signals: RunSignals) -> RunReport {
     if let exec = configuration.exec {
         return runLiveCommands(exec, configuration, clock: &clock, input: &input, recordFD: recordFD,
-                               droppedFD: droppedFD, state: state, pendingSignal: pendingSignal)
+                               droppedFD: droppedFD, state: state, signals: signals)
     }
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,
-                         droppedFD: droppedFD, state: state, pendingSignal: pendingSignal)
+                         droppedFD: droppedFD, state: state, signals: signals)
     return report
 }
 
@@ -173,7 +173,7 @@ package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configura
                                                         commands: (any CommandWatch)? = nil,
                                                         dropped: FileWriter? = nil, trace: TraceWriter? = nil,
                                                         state: StateKeeper? = nil,
-                                                        pendingSignal: () -> Int32) -> RunReport {
+                                                        signals: RunSignals) -> RunReport {
     let record = recordFD.map {
         // Named as text (main puts the file name's own bytes back).
         let target = configuration.recordPath.map { String(decoding: $0, as: UTF8.self) } ?? "record"
@@ -182,13 +182,10 @@ package func runLive<Clock: LiveClock, Output: LineSink & ~Copyable>(_ configura
     var mode = LiveMode(clock: clock, record: record)
     mode.commands = commands
     commands?.useTimeline(mode.timeline)
-    let report = withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        let plan = RunPlan(configuration: configuration,
-                           dropped: dropped ?? droppedWriter(configuration, fd: droppedFD, live: true),
-                           traceFD: traceFD, columns: 80, signals: RunSignals(termination: pendingSignal),
-                           trace: trace, state: state)
-        return plan.run(&mode, &input, &output)
-    }
+    let plan = RunPlan(configuration: configuration,
+                       dropped: dropped ?? droppedWriter(configuration, fd: droppedFD, live: true),
+                       traceFD: traceFD, columns: 80, signals: signals, trace: trace, state: state)
+    let report = plan.run(&mode, &input, &output)
     clock = mode.clock
     return report
 }

@@ -48,19 +48,19 @@ struct ReplayMode: RunMode {
 }
 
 /// Runs `configuration` (replay mode) over `input`, writing to `outputFD`.
-/// `pendingSignal` returns the number of a SIGINT/SIGTERM received, or 0.
+/// `signals` says which signals came.
 /// `--trace` writes to `traceFD`; `--marbles` draws `columns` wide.
 /// `droppedFD` receives `--dropped`'s lines.
 package func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
                       outputFD: Int32, droppedFD: Int32? = nil, traceFD: Int32 = 2, columns: Int = 80,
-                      pendingSignal: () -> Int32) -> RunReport {
+                      signals: RunSignals) -> RunReport {
     if let exec = configuration.exec {
         return runReplayCommands(exec, configuration, defaultYear: defaultYear, input: &input, droppedFD: droppedFD,
-                                 traceFD: traceFD, columns: columns, pendingSignal: pendingSignal)
+                                 traceFD: traceFD, columns: columns, signals: signals)
     }
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,
-                           traceFD: traceFD, columns: columns, pendingSignal: pendingSignal)
+                           traceFD: traceFD, columns: columns, signals: signals)
     return report
 }
 
@@ -69,12 +69,10 @@ package func runReplay(_ configuration: Configuration, defaultYear: Int, input: 
 package func runReplay<Sink: LineSink & ~Copyable>(_ configuration: Configuration, defaultYear: Int,
                                                   input: inout LineReader, sink: inout Sink, droppedFD: Int32? = nil,
                                                   traceFD: Int32 = 2, columns: Int = 80,
-                                                  pendingSignal: () -> Int32) -> RunReport {
+                                                  signals: RunSignals) -> RunReport {
     var mode = ReplayMode(configuration, defaultYear: defaultYear)
-    return withoutActuallyEscaping(pendingSignal) { pendingSignal in
-        let plan = RunPlan(configuration: configuration,
-                           dropped: droppedWriter(configuration, fd: droppedFD, live: false),
-                           traceFD: traceFD, columns: columns, signals: RunSignals(termination: pendingSignal))
-        return plan.run(&mode, &input, &sink)
-    }
+    let plan = RunPlan(configuration: configuration,
+                       dropped: droppedWriter(configuration, fd: droppedFD, live: false),
+                       traceFD: traceFD, columns: columns, signals: signals)
+    return plan.run(&mode, &input, &sink)
 }

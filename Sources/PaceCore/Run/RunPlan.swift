@@ -7,17 +7,33 @@
 // the tests come through here, so a new policy is one case in this switch
 // (and one in PolicyChoice, and its reducer).
 
-/// What a run is told of signals.
+/// What a run is told of signals: the one source the driver, the report and
+/// `--exec`'s runner ask, injected where `main` builds the run (`process`),
+/// and scripted by the tests. (Only the write primitive's wait, in
+/// Platform/, asks the handlers itself whether a second signal ends it.)
 package struct RunSignals {
     /// The number of a SIGINT, SIGTERM, SIGHUP or SIGQUIT received, or 0.
     package var termination: () -> Int32
+    /// A second one came: pace ends at once.
+    package var endNow: () -> Bool
     /// Whether a SIGUSR1 came since the last call (the call takes it).
     package var takeStatsRequest: () -> Bool
 
-    package init(termination: @escaping () -> Int32, takeStatsRequest: @escaping () -> Bool = Signals.takeStatsRequest) {
+    package init(termination: @escaping () -> Int32, endNow: @escaping () -> Bool = { false },
+                 takeStatsRequest: @escaping () -> Bool = { false }) {
         self.termination = termination
+        self.endNow = endNow
         self.takeStatsRequest = takeStatsRequest
     }
+
+    /// The process's own signals, as its handlers (Platform/) record them.
+    package static var process: RunSignals {
+        RunSignals(termination: Signals.pendingTermination, endNow: { Signals.endNow },
+                   takeStatsRequest: Signals.takeStatsRequest)
+    }
+
+    /// No signal ever comes.
+    package static var none: RunSignals { RunSignals(termination: { 0 }) }
 }
 
 /// A run's parts that do not depend on the mode: the configuration, the

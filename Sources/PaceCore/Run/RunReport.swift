@@ -55,13 +55,14 @@ package struct RunReport: Equatable, Sendable {
     package init() {}
 
     /// How a write that failed ends the run; `held` is the scheduler's
-    /// pending events, which an interrupted run never writes.
-    package mutating func end(by error: OutputError, held: Int64) {
+    /// pending events, which an interrupted run never writes, and `signal`
+    /// the first terminating signal (a write is interrupted by a second).
+    package mutating func end(by error: OutputError, held: Int64, signal: Int32) {
         switch error {
         case .brokenPipe: end = .brokenPipe
         case let .failed(target, errno): end = .outputFailed(target: target, errno: errno)
         case let .interrupted(unwritten):
-            end = .signal(Signals.termination)
+            end = .signal(signal)
             linesNotWritten = unwritten + held
         }
     }

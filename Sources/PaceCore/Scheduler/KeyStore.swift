@@ -77,7 +77,7 @@ package struct OneKey<State>: KeyStore {
     }
 
     @inline(__always)
-    package func key(of slot: Int32) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+    package func key(of slot: Int32) -> UnsafeRawBufferPointer { .empty }
 
     /// The one state is never forgotten: an idle state is the initial one.
     @inline(__always)

@@ -230,7 +230,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
             writingHeld = true
-            let key = Sink.readsKeys || Observer.isActive ? keys.key(of: slot) : UnsafeRawBufferPointer(start: nil, count: 0)
+            let key = Sink.readsKeys || Observer.isActive ? keys.key(of: slot) : .empty
             try write(Emission(line: held.firstLine(slot), time: stamp ?? due, number: emitted, key: key, slot: slot),
                       atEnd: finishing)
             writingHeld = false

@@ -1,7 +1,15 @@
-// The byte helpers every room shares: equality of two byte strings a word at
-// a time, and the one 64-bit hash of a byte string (the key table's, the
+// The byte helpers every room shares: the empty byte string, equality of two
+// byte strings a word at a time, and the one 64-bit hash of a byte string (the key table's, the
 // distinct-key count's, the heavy hitters'). Fields compares member names
 // with the same equality.
+
+extension UnsafeRawBufferPointer {
+    /// No bytes: the key of an unkeyed run, a missing field. (Computed, not
+    /// a stored static: the per-line path reads it, and a stored one would
+    /// be initialised lazily, behind a check at every read.)
+    @inline(__always)
+    package static var empty: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+}
 
 /// Whether `a` and `b` hold the same bytes.
 @inline(__always)

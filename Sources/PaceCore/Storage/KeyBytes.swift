@@ -4,7 +4,7 @@
 // 32 bytes, so a million active keys cost 32 MB here, where a malloc'd buffer
 // per key (at least 128 bytes, plus malloc's own) cost five times that.
 
-struct KeyBytes: ~Copyable {
+struct KeyBytes: KeyRecords, ~Copyable {
     struct Record {
         var hash: UInt64 = 0
         /// The bytes of a short key, zero-padded; for a long key, `first`
@@ -84,5 +84,41 @@ struct KeyBytes: ~Copyable {
             UnsafeMutableRawPointer(bitPattern: UInt(record.pointee.first))?.deallocate()
         }
         record.pointee = Record()
+    }
+}
+
+/// Keys packed one after another in one buffer, for a set that only grows
+/// (the distinct keys of `--stats`): per key its hash, where its bytes end,
+/// and its bytes, with no record to reuse. Slots are given in order, 0 up.
+struct PackedKeys: KeyRecords, ~Copyable {
+    private var hashes: [UInt64] = []
+    /// Where each key's bytes end in `bytes` (each starts where the one
+    /// before it ends).
+    private var ends: [Int] = []
+    private var bytes: [UInt8] = []
+
+    init() {}
+
+    func hash(of slot: Int32) -> UInt64 { hashes[Int(slot)] }
+
+    func holds(_ key: UnsafeRawBufferPointer, in slot: Int32) -> Bool {
+        withKey(of: slot) { stored, _ in
+            stored.count == key.count && (key.count == 0 || memcmpBytes(stored.baseAddress!, key.baseAddress!, key.count))
+        }
+    }
+
+    func withKey<R>(of slot: Int32, _ body: (UnsafeRawBufferPointer, UInt64) -> R) -> R {
+        let s = Int(slot)
+        let start = s == 0 ? 0 : ends[s - 1]
+        return bytes.withUnsafeBytes { all in
+            body(UnsafeRawBufferPointer(rebasing: all[start..<ends[s]]), hashes[s])
+        }
+    }
+
+    mutating func store(_ key: UnsafeRawBufferPointer, hash: UInt64, in slot: Int32) {
+        precondition(Int(slot) == hashes.count, "PackedKeys: slots are given in order")
+        hashes.append(hash)
+        bytes.append(contentsOf: key)
+        ends.append(bytes.count)
     }
 }

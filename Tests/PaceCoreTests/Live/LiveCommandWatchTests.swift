@@ -40,7 +40,7 @@ struct LiveCommandWatchTests {
         var reader = LineReader(fd: input.reader)
         var sink = RecordingSink()
         let report = runLive(configuration, clock: &clock, input: &reader, output: &sink, recordFD: nil,
-                             commands: watch, pendingSignal: { 0 })
+                             commands: watch, signals: .none)
         close(input.reader)
         #expect(report.end == .endOfInput)
         #expect(watch.wakes == 1)

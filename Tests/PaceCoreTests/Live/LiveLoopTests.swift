@@ -337,7 +337,7 @@ struct LiveLoopTests {
         recordBytes.withUTF8 { bytes in _ = write(input.writer, bytes.baseAddress, bytes.count) }
         close(input.writer)
         var reader = LineReader(fd: input.reader)
-        let report = runReplay(replay, defaultYear: 2026, input: &reader, outputFD: output.writer, pendingSignal: { 0 })
+        let report = runReplay(replay, defaultYear: 2026, input: &reader, outputFD: output.writer, signals: .none)
         close(output.writer)
         #expect(report.end == .endOfInput)
         let replayed = output.readAll()

@@ -164,7 +164,7 @@ extension LiveRun {
         var sink = RecordingSink()
         let signal = clock.signal
         let report = runLive(configuration, clock: &clock, input: &reader, output: &sink,
-                             recordFD: record?.writer ?? recordFD, traceFD: traceFD, pendingSignal: { signal.number })
+                             recordFD: record?.writer ?? recordFD, traceFD: traceFD, signals: RunSignals(termination: { signal.number }))
         var recorded: String?
         if let record {
             close(record.writer)

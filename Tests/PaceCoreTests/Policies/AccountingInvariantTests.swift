@@ -146,7 +146,7 @@ private func accountedRun(_ c: AccountingCase) -> AccountedRun {
     var reader = LineReader(fd: input.fd, capacity: 64)
     var sink = RecordingSink()
     let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, droppedFD: droppedFile.fd,
-                           traceFD: traceFile.fd, pendingSignal: { 0 })
+                           traceFD: traceFile.fd, signals: .none)
     var dropped: [(Instant, String)] = []
     for record in droppedFile.contents().split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
         let tab = record.firstIndex(of: 0x09)!

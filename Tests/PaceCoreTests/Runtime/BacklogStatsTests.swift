@@ -75,7 +75,7 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         defer { close(fd) }
         var reader = LineReader(fd: fd)
         var sink = RecordingSink()
-        let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, pendingSignal: { 0 })
+        let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, signals: .none)
         let ms: Int64 = 1_000_000
         #expect(sink.emissions == [
             Emitted(time: 0, "0 x a"), Emitted(time: Instant(50 * ms), "0.05 y d"),
@@ -106,7 +106,7 @@ private func rate(_ count: Int64, per period: Nanoseconds, burst: Int64 = 1) -> 
         defer { close(fd) }
         var reader = LineReader(fd: fd)
         var sink = RecordingSink()
-        let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, pendingSignal: { 0 })
+        let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, signals: .none)
         #expect(!report.reportsBacklog)
         #expect(!report.statsText.contains("backlog"))
     }

@@ -23,7 +23,7 @@ func replay(_ arguments: [String], _ input: String, columns: Int = 80) -> Watche
     let trace = ScriptedClock.Pipe()
     var reader = LineReader(fd: inFD)
     let report = runReplay(configuration, defaultYear: 2026, input: &reader, outputFD: output.writer,
-                           traceFD: trace.writer, columns: columns, pendingSignal: { 0 })
+                           traceFD: trace.writer, columns: columns, signals: .none)
     close(inFD)
     close(output.writer)
     close(trace.writer)

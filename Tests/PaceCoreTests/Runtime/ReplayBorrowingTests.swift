@@ -17,7 +17,7 @@ private func replay(_ configuration: Configuration, _ input: [UInt8], capacity: 
     defer { close(inFD) }
     var reader = LineReader(fd: inFD, capacity: capacity)
     var sink = RecordingSink()
-    let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, pendingSignal: { 0 })
+    let report = runReplay(configuration, defaultYear: 2026, input: &reader, sink: &sink, signals: .none)
     #expect(report.end == .endOfInput)
     return sink.emissions.flatMap { $0.line + [0x0A] }
 }
