@@ -130,4 +130,30 @@ struct EpisodeEndToEndTests {
             """)
         #expect(end.status == 143)
     }
+
+    @Test("--trace says when a key's episode resolves; --marbles draws the resolved line as !")
+    func traceAndMarbles() throws {
+        let flags = ["--replay", "--time-format", "unix", "--throttle", "2s", "--resolve-after", "3s"]
+        let traced = try Pace.run(flags + ["--trace"], stdin: "0 a x\n1 a y\n")
+        #expect(traced == PaceResult(stdout: Array("first\t0 a x\nresolved\t1 a y\n".utf8), stderr: """
+            pace: trace: line 1: emitted at 0.000000
+            pace: trace: line 2: dropped inside the window ending at 2.000000
+            pace: trace: line 2: its key's episode resolved at 4.000000 (this line again)
+
+            """, status: 0))
+        // 24 columns over 4 s: the events at columns 0 and 5, the resolved
+        // line at 23.
+        let drawn = try Pace.run(flags + ["--marbles"], stdin: Array("0 a x\n1 a y\n".utf8),
+                                 environment: ["COLUMNS": "30"])
+        #expect(drawn.stderr == """
+            pace: marbles: 0.000000 s to 4.000000 s, 0.173913 s per column
+              in  a----b
+              out a----------------------!
+              a-z: a key's events in order (o after the 26th); in out, the ones emitted
+              2-9: that many in one column, *: 10 or more; -: none
+              !: a key's episode resolved (--resolve-after)
+
+            """)
+        #expect(drawn.status == 0)
+    }
 }

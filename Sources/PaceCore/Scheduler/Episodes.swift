@@ -12,11 +12,15 @@
 // copied only when the reader is about to reuse it, so a key's last line
 // costs at most one copy per buffer refill, not one per event.
 //
-// T is a timer of its own per key (a second TimerQueue), armed when the key
+// T is a timer of its own per key (a second TimerQueue), due when the key
 // has an open episode and holds nothing: after an event that leaves nothing
 // pending (t + Q), or after the emission that empties its pending events
-// (max(t + Q, e)). An event that leaves something pending disarms it; the
-// heap's entry is then left to fire as a stale one, which is skipped.
+// (max(t + Q, e)). An event that leaves something pending disarms it. The
+// heap is told lazily, as TimerQueue itself moves pushed-back timers: a
+// key's T only grows while its episode is open, so an entry already in the
+// heap is left where it is, and when it comes due before T it is put back
+// at T (once per Q per key, not once per event); a disarmed one is dropped
+// then. An entry is in the heap only while its key's episode is open.
 //
 // Same-time order: a resolved line takes its last line's input position
 // among the outputs due at T, after its key's own output at T (a pending
@@ -35,6 +39,8 @@ struct EpisodeBook: ~Copyable {
         var lastTime: Instant = 0
         /// When the episode resolves, if armed.
         var resolveAt: Instant = .max
+        /// Where the key's entry in `timers` is due (`.max`: none).
+        var queuedAt: Instant = .max
     }
 
     let quiet: Nanoseconds
@@ -100,7 +106,7 @@ struct EpisodeBook: ~Copyable {
         if pending {
             record.pointee.resolveAt = .max
         } else {
-            arm(record, slot, at: t.saturatingAdd(quiet))
+            arm(record, slot, at: Instant(nanoseconds: t.nanoseconds &+ quiet.count))
         }
     }
 
@@ -113,9 +119,29 @@ struct EpisodeBook: ~Copyable {
         arm(record, slot, at: max(record.pointee.lastTime.saturatingAdd(quiet), e))
     }
 
+    @inline(__always)
     private func arm(_ record: UnsafeMutablePointer<Record>, _ slot: Int32, at due: Instant) {
-        record.pointee.resolveAt = due
+        // Past the end of time (a timestamp near Int64's end): never.
+        record.pointee.resolveAt = due < record.pointee.lastTime ? .max : due
+        if record.pointee.queuedAt == .max { queue(record, slot, at: record.pointee.resolveAt) }
+    }
+
+    private func queue(_ record: UnsafeMutablePointer<Record>, _ slot: Int32, at due: Instant) {
+        guard due != .max else { return }
+        record.pointee.queuedAt = due
         timers.set(slot: slot, due: due)
+    }
+
+    /// The entry of `slot` was popped from `timers` at `due`: true when the
+    /// episode resolves now; otherwise the entry is put back at the key's
+    /// T, if it has one (see above).
+    mutating func popped(_ slot: Int32, at due: Instant) -> Bool {
+        let record = records.pointer(to: Int(slot))
+        record.pointee.queuedAt = .max
+        guard record.pointee.open else { return false }
+        if record.pointee.resolveAt == due { return true }
+        if record.pointee.resolveAt > due { queue(record, slot, at: record.pointee.resolveAt) }
+        return false
     }
 
     /// The policy of `slot` said idle: true when the key may be forgotten
@@ -133,8 +159,7 @@ struct EpisodeBook: ~Copyable {
         return true
     }
 
-    /// Whether the episode of `slot` is due to resolve at `due` (a timer
-    /// popped from `timers` may be a stale one).
+    /// Whether the episode of `slot` is due to resolve at `due`.
     func resolves(_ slot: Int32, at due: Instant) -> Bool {
         let record = records[Int(slot)]
         return record.open && record.resolveAt == due

@@ -125,7 +125,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// only forget are left until their keys are wanted (see "Lapsed keys").
     @inline(__always)
     package mutating func advance(to now: Instant) throws(OutputError) {
-        if Sink.marksEpisodes { return try advanceEpisodes(to: now) }
+        if Sink.marksEpisodes {
+            if let due = firstEpisodicDue(lapsed: false), due <= now { try advanceEpisodes(to: now) }
+            return
+        }
         guard !P.timersOnlyForget else { return }
         while let due = keys.timers.firstDue, due <= now { try fireBatch(stampedAt: nil) }
     }

@@ -7,6 +7,7 @@
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// The earliest timer of either kind (policy timers that only forget
     /// left out unless `lapsed`).
+    @inline(__always)
     func firstEpisodicDue(lapsed: Bool) -> Instant? {
         let policyDue = P.timersOnlyForget && !lapsed ? nil : keys.timers.firstDue
         guard let episodeDue = episodes.timers.firstDue else { return policyDue }
@@ -42,8 +43,8 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         if resolutions {
             while episodes.timers.firstDue == due {
                 let slot = episodes.timers.popFirst()
-                // A stale entry: the episode was disarmed, or closed.
-                guard episodes.resolves(slot, at: due) else { continue }
+                // An entry due before its key's T is put back at T.
+                guard episodes.popped(slot, at: due) else { continue }
                 batch.append((episodes.lastLines.first(slot)!, true, slot))
             }
         }
@@ -60,6 +61,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
             // Its emission may have armed its key's resolution at this very
             // instant: it goes in its line's place among those still to come.
             guard resolutions, episodes.resolves(slot, at: due) else { continue }
+            // Resolved here, not from the heap: a later entry of it is dropped when popped.
             let entry = (episodes.lastLines.first(slot)!, true, slot)
             var at = next
             while at < batch.count, (batch[at].number, batch[at].resolves ? 1 : 0) < (entry.0, 1) { at += 1 }
@@ -95,6 +97,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         var open: [(number: EventNumber, slot: Int32)] = []
         while episodes.timers.firstDue != nil {
             let slot = episodes.timers.popFirst()
+            episodes.records.pointer(to: Int(slot)).pointee.queuedAt = .max
             if episodes.records[Int(slot)].open { open.append((episodes.lastLines.first(slot)!, slot)) }
         }
         open.sort { $0.number < $1.number }
