@@ -141,7 +141,9 @@ struct LiveTests {
     @Test("a recorded live run replays to the same output",
           arguments: [["--throttle-last", "100ms"], ["--debounce", "80ms", "--key-field", "1"],
                       ["--limit", "3/100ms", "--burst", "2", "--key-field", "1"],
-                      ["--rate", "30/s", "--burst", "2", "--key-field", "1"]])
+                      ["--rate", "30/s", "--burst", "2", "--key-field", "1"],
+                      ["--throttle", "100ms", "--key-field", "1", "--resolve-after", "150ms", "--count"],
+                      ["--debounce", "50ms", "--key-field", "1", "--resolve-after", "120ms"]])
     func recordThenReplay(_ policy: [String]) throws {
         let record = temporaryPath("record-\(policy[0].dropFirst(2))")
         defer { unlink(record) }

@@ -57,6 +57,8 @@ package struct Configuration: Equatable, Sendable {
     package var inputPath: [UInt8]?
     /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
     package var exec: CommandOptions?
+    /// `--resolve-after Q`: episodes, and a mark on every output line.
+    package var resolveAfter: Nanoseconds?
     /// `--state FILE` (live only), or nil.
     package var state: StateOptions?
 
@@ -78,6 +80,7 @@ package struct Configuration: Equatable, Sendable {
         marbles = false
         inputPath = nil
         exec = nil
+        resolveAfter = nil
         state = nil
     }
 }

@@ -32,7 +32,9 @@ struct ProcessSpawner {
     private let inherited: Int
     let shell: [UInt8]
 
-    static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT="].map { Array($0.utf8) }
+    /// PACE_EVENT (`--resolve-after`) last: a command gets it only when
+    /// its value is given.
+    static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT=", "PACE_EVENT="].map { Array($0.utf8) }
 
     /// The kernel's limit for one environment string (SPEC: Commands):
     /// execve(2) fails with E2BIG when a `NAME=value` string, its NUL
@@ -89,7 +91,8 @@ struct ProcessSpawner {
     /// and PACE_COUNT's bytes, each cut at its first NUL). Returns the pid,
     /// or the errno of the failure.
     func spawn(stdinFD: Int32, values: [UnsafeRawBufferPointer]) -> Result<pid_t, SpawnError> {
-        precondition(values.count == Self.variables.count, "ProcessSpawner: \(values.count) values")
+        precondition(values.count == Self.variables.count || values.count == Self.variables.count - 1,
+                     "ProcessSpawner: \(values.count) values")
         // One buffer for the four `NAME=value\0` strings.
         var size = 0
         for (name, value) in zip(Self.variables, values) { size += name.count + cut(value, name: name).count + 1 }
@@ -106,7 +109,7 @@ struct ProcessSpawner {
             strings.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
             offset += 1
         }
-        defer { for i in 0..<Self.variables.count { environment[inherited + i] = nil } }
+        defer { for i in 0..<values.count { environment[inherited + i] = nil } }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -16,5 +16,9 @@ package struct SchedulerStats: Equatable, Sendable {
     /// `--count`: discards of keys forgotten with their count (see
     /// ForgottenCounts), never counted.
     package var uncountedDiscards: Int64 = 0
+    /// `--resolve-after`: episodes opened, resolved, and the most open at once.
+    package var episodesOpened: Int64 = 0
+    package var episodesResolved: Int64 = 0
+    package var peakOpenEpisodes: Int64 = 0
     package init() {}
 }

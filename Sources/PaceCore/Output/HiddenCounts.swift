@@ -20,5 +20,12 @@ package struct HiddenCounts<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
         try base.emit(bare)
     }
 
+    /// `--resolve-after`: the mark goes out, the count does not.
+    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+        var bare = emission
+        bare.count = 0
+        try base.emitMarked(bare, showingCount: false)
+    }
+
     package mutating func flush() throws(OutputError) { try base.flush() }
 }

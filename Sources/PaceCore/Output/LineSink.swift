@@ -50,6 +50,12 @@ package struct Emission {
     /// The key's slot in the scheduler (the counting layer's index), or
     /// `Emission.outsidePolicy` for a line that never met the policy.
     package var slot: Int32
+    /// `--resolve-after`'s mark (`.none` without it), set by the scheduler.
+    package var mark: EpisodeMark = .none
+    /// `--batch`: the line's 0-based place in its batch (0 for a line alone).
+    package var batchIndex: Int32 = 0
+    /// `--batch`: its batch's number of lines (0 without `--batch`).
+    package var batchSize: Int32 = 0
 
     /// The slot of a line outside the policy (`--on-bad-time pass`): it
     /// counts 1.
@@ -65,6 +71,29 @@ package struct Emission {
         self.count = count
         self.key = key
         self.slot = slot
+    }
+}
+
+/// `--resolve-after`: where an output line stands in its key's episode
+/// (SPEC Episodes).
+package enum EpisodeMark: UInt8, Sendable {
+    /// Not marked: the run has no `--resolve-after`.
+    case none
+    case first
+    case `repeat`
+    case resolved
+    /// A line outside the policy (`--on-bad-time pass`), in no episode.
+    case exempt
+
+    /// The word stdout's column and `PACE_EVENT` show.
+    package var word: String {
+        switch self {
+        case .none: ""
+        case .first: "first"
+        case .repeat: "repeat"
+        case .resolved: "resolved"
+        case .exempt: "exempt"
+        }
     }
 }
 
@@ -100,6 +129,15 @@ package protocol LineSink: ~Copyable {
     /// Discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
 
+    // `--resolve-after`'s part (Output/Marking.swift).
+
+    /// The run marks episodes: the scheduler keeps them and emits through
+    /// `emitMarked`. False unless the `Marked` layer wraps the sink.
+    static var marksEpisodes: Bool { get }
+    /// An output line with its mark (and, `showingCount`, its count even
+    /// when 0: a resolved line's).
+    mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError)
+
     // `--state` (State/): what a key owes, read for a save and set by a load.
 
     /// The discards the key of `slot` owes.
@@ -127,6 +165,12 @@ extension LineSink where Self: ~Copyable {
     package mutating func keyReturned(slot: Int32) {}
     package var countsPassTheirBound: Bool { false }
     package var uncountedDiscards: Int64 { 0 }
+    package static var marksEpisodes: Bool { false }
+    /// A sink that shows no mark itself (`--exec`'s reads `Emission.mark`).
+    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+        try emit(emission)
+    }
+
     package func owed(slot: Int32) -> Int64 { 0 }
     package mutating func setOwed(slot: Int32, _ count: Int64) {}
     package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) {}

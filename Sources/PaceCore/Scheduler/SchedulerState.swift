@@ -16,6 +16,9 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         keys.forEachKey { slot, key, idle in
             var owed = sink.owed(slot: slot)
             if held.first(slot) != nil { owed = heldLinesOwed ? owed + 1 : 0 }
+            // Live end of input closes open episodes (for now with --state
+            // too): the resolved line takes what the key owes.
+            if Sink.marksEpisodes && !heldLinesOwed && episodes.records[Int(slot)].open { owed = 0 }
             var state = idle ? nil : policy.saved(keys[state: slot])
             if let saved = state, saved.timer <= now { state = nil }
             if state != nil || owed > 0 { snapshot.append(key: key, state: state, owed: owed) }

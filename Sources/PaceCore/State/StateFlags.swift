@@ -6,9 +6,8 @@
 // nanoseconds, `--burst` as the bucket's size, given or not), so that
 // `--throttle 1m` and `--throttle 60s` load each other's state.
 //
-// `--then-every` and `--resolve-after` are written `absent` until this
-// branch has them: the line already has their place, so the check is whole
-// once they land.
+// `--then-every` is written `absent` until this branch has it: the line
+// already has its place, so the check is whole once it lands.
 
 package struct StateFlags: Equatable, Sendable {
     /// Each flag's name and value, nil for absent, in a fixed order.
@@ -46,7 +45,7 @@ package struct StateFlags: Equatable, Sendable {
             ("--trailing", trailing),
             ("--burst", burst),
             ("--then-every", nil),
-            ("--resolve-after", nil),
+            ("--resolve-after", configuration.resolveAfter.map(ns)),
             ("--key-field", keyFieldText),
             ("--delimiter", configuration.delimiter.map { [$0] }),
         ]
