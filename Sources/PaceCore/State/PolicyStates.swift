@@ -1,7 +1,8 @@
 // `--state`: what each policy's state becomes in the state file, and back.
 // Pure conversions, no clock and no I/O, like the reducers they belong to.
 //
-// State: this room holds the state file's format (StateFormat.swift), the
+// State: this room holds the state file's format (StateFormat.swift, its
+// bytes in StateText.swift), the flags it records (StateFlags.swift), the
 // snapshot a save writes (StateSnapshot.swift), the keeper that loads it at
 // start and saves it while the run goes on and at exit (StateKeeper.swift),
 // and these conversions.
