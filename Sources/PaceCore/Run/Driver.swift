@@ -89,6 +89,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     var ending = false
 
     do throws(OutputError) {
+        // `--state`: the episodes a previous run saved whose T passed.
+        if Mode.isLive && state != nil { try scheduler.resolveOverdueEpisodes(at: mode.now) }
         reading: while true {
             guard let line = input.nextBuffered() else {
                 // Lines held back point into the buffer that fill() moves
@@ -216,7 +218,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                         scheduler.snapshot(at: mode.now, heldLinesOwed: false)
                     }
                 }
-                try scheduler.finish(emittingAt: mode.now)
+                // With --state, open episodes are saved open, not closed.
+                try scheduler.finish(emittingAt: mode.now, closingEpisodes: !saves)
             } else {
                 try scheduler.finish()
             }

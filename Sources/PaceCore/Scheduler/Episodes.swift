@@ -187,6 +187,40 @@ struct EpisodeBook: ~Copyable {
 }
 
 extension EpisodeBook {
+    /// `--state`: the T the episode of `slot` is saved with (nil: none
+    /// open). When the key holds lines that go out at `now` (`goingOut`:
+    /// the exit's snapshot), they open the episode if none is, and T is
+    /// max(t + Q, now); a periodic save counts them as owed.
+    func savedResolution(_ slot: Int32, holding: Bool, goingOut: Bool, at now: Instant) -> Instant? {
+        let s = Int(slot)
+        guard s < records.capacity, lastLines.first(slot) != nil else { return nil }
+        let record = records[s]
+        guard record.open || (holding && goingOut) else { return nil }
+        return holding ? max(record.lastTime.saturatingAdd(quiet), now) : record.resolveAt
+    }
+
+    /// `--state`: an episode saved open by a previous run goes on for
+    /// `slot`, whose key has seen no event yet in this run: its last line
+    /// (copied) numbered `number`, resolving at `resolveAt`. `policyIdle`:
+    /// the key is forgotten when it closes.
+    mutating func reopen(_ slot: Int32, lastLine: UnsafeRawBufferPointer, number: EventNumber, resolveAt: Instant,
+                         policyIdle: Bool) {
+        records.reserve(Int(slot))
+        if lastLines.first(slot) == nil {
+            lastLines.append(lastLine, number: number, to: slot, borrowing: false)
+        } else {
+            lastLines.replaceOnly(slot, with: lastLine, number: number, borrowing: false)  // a key saved twice
+        }
+        let record = records.pointer(to: Int(slot))
+        if !record.pointee.open { openNow += 1 }
+        record.pointee.open = true
+        record.pointee.policyIdle = policyIdle
+        let (back, overflow) = resolveAt.nanoseconds.subtractingReportingOverflow(quiet.count)
+        record.pointee.lastTime = overflow ? resolveAt : Instant(nanoseconds: back)
+        if openNow > peakOpen { peakOpen = openNow }
+        arm(record, slot, at: resolveAt)
+    }
+
     /// `--stats`' rows.
     func report(into stats: inout SchedulerStats) {
         stats.episodesOpened = opened

@@ -104,6 +104,16 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         for (_, slot) in open { try resolve(slot, at: now) }
     }
 
+    /// `--state` at start, after `load`: the loaded episodes whose T passed
+    /// while pace was down resolve at once, in the order of their T,
+    /// stamped `now` (SPEC State).
+    package mutating func resolveOverdueEpisodes(at now: Instant) throws(OutputError) {
+        guard Sink.marksEpisodes else { return }
+        while let due = episodes.timers.firstDue, due <= now {
+            try fireEpisodic(at: due, stampedAt: now, policyTimers: false, resolutions: true)
+        }
+    }
+
     /// The open episodes, as plain values, in the order of their keys' last
     /// events (for `--state`: what a live end of input that does not close
     /// them hands over).

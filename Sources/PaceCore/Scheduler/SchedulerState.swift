@@ -9,19 +9,32 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// "Lapsed keys"). A key's held line counts as owed when
     /// `heldLinesOwed` (it may never be written: a periodic save, or a run
     /// that ends without writing it); otherwise it is about to go out,
-    /// with the key's count, which it takes.
+    /// with the key's count, which it takes. An open episode is saved with
+    /// its T: armed, or, when its key holds lines that go out at `now`
+    /// (SPEC State), max(t + Q, now).
     package func snapshot(at now: Instant, heldLinesOwed: Bool) -> StateSnapshot {
         var snapshot = StateSnapshot()
         snapshot.reserve(keys.heldKeys)
+        var open: [(number: EventNumber, slot: Int32, state: SavedState?, owed: Int64, resolveAt: Instant)] = []
         keys.forEachKey { slot, key, idle in
             var owed = sink.owed(slot: slot)
-            if held.first(slot) != nil { owed = heldLinesOwed ? owed + 1 : 0 }
-            // Live end of input closes open episodes (for now with --state
-            // too): the resolved line takes what the key owes.
-            if Sink.marksEpisodes && !heldLinesOwed && episodes.records[Int(slot)].open { owed = 0 }
+            let holds = held.first(slot) != nil
+            if holds { owed = heldLinesOwed ? owed + 1 : 0 }
             var state = idle ? nil : policy.saved(keys[state: slot])
             if let saved = state, saved.timer <= now { state = nil }
-            if state != nil || owed > 0 { snapshot.append(key: key, state: state, owed: owed) }
+            if Sink.marksEpisodes,
+               let resolveAt = episodes.savedResolution(slot, holding: holds, goingOut: !heldLinesOwed, at: now) {
+                open.append((episodes.lastLines.first(slot)!, slot, state, owed, resolveAt))
+            } else if state != nil || owed > 0 {
+                snapshot.append(key: key, state: state, owed: owed)
+            }
+        }
+        // Keys with an open episode last, in the order of their last events:
+        // a later run resolves those of one T in that order.
+        open.sort { $0.number < $1.number }
+        for (_, slot, state, owed, resolveAt) in open {
+            snapshot.append(key: keys.key(of: slot), state: state, owed: owed,
+                            episode: (resolveAt, episodes.lastLines.firstLine(slot)))
         }
         sink.forEachForgotten { key, owed in snapshot.append(key: key, state: nil, owed: owed) }
         return snapshot
@@ -31,6 +44,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// whose window ended by then is idle and is not loaded (a key that
     /// owes is remembered with its count, as a forgotten key is).
     package mutating func load(_ snapshot: StateSnapshot, at now: Instant) {
+        let numbers = Sink.marksEpisodes ? episodeNumbers(snapshot) : [:]
         for index in 0..<snapshot.count {
             var state: P.State?
             var due: Instant?
@@ -47,8 +61,9 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 }
             }
             let owed = snapshot.owed[index]
+            let episode = Sink.marksEpisodes ? snapshot.episodes[index] : nil
             snapshot.withKey(index) { key in
-                guard let state else {
+                guard state != nil || episode != nil else {
                     guard owed > 0 else { return }
                     if Keys.isKeyed {
                         sink.rememberForgotten(key, hash: hashBytes(key), owed: owed)
@@ -61,11 +76,33 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 if Keys.isKeyed && Sink.counts && found.joined {
                     sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
                 }
-                keys[state: found.slot] = state
+                if let state { keys[state: found.slot] = state }
                 if let due { keys.timers.set(slot: found.slot, due: due) }
                 sink.setOwed(slot: found.slot, owed)
+                // An open episode goes on: resolved at its T (at once, by
+                // `resolveOverdueEpisodes`, when T has passed).
+                if let episode {
+                    snapshot.withEpisodeLine(index) { line in
+                        episodes.reopen(found.slot, lastLine: line, number: numbers[index]!,
+                                        resolveAt: episode.resolveAt, policyIdle: state == nil)
+                    }
+                }
             }
         }
+    }
+
+    /// The numbers loaded episodes' last lines take, by snapshot index:
+    /// before every line of this run (negative), in the order of their T
+    /// (ties in the file's order), so the overdue ones resolve in that order.
+    private func episodeNumbers(_ snapshot: StateSnapshot) -> [Int: EventNumber] {
+        var order: [(resolveAt: Instant, index: Int)] = []
+        for index in 0..<snapshot.count {
+            if let episode = snapshot.episodes[index] { order.append((episode.resolveAt, index)) }
+        }
+        order.sort { ($0.resolveAt, $0.index) < ($1.resolveAt, $1.index) }
+        var numbers: [Int: EventNumber] = [:]
+        for (rank, entry) in order.enumerated() { numbers[entry.index] = EventNumber(rank - order.count) }
+        return numbers
     }
 
     /// Events handed to the policy so far: the keeper saves only when this

@@ -51,6 +51,9 @@ package struct StateFlags: Equatable, Sendable {
         ]
     }
 
+    /// Whether a state saved under these flags can hold open episodes.
+    package var keepsEpisodes: Bool { flags.contains { $0.name == "--resolve-after" && $0.value != nil } }
+
     /// Whether a state saved under these flags can be `state`: a window
     /// for the policies that open windows, a bucket (with 0 <= below < N)
     /// for `--limit` and `--rate`, only idle keys for `--debounce`.

@@ -19,10 +19,10 @@
 // ns), or `idle` (a key kept only for what it owes). Times are seconds since
 // the Unix epoch with 9 decimals, on the `--record` clock.
 //
-// A line for an open episode (`--resolve-after`) is to follow a key's state
-// on its line (`episode`, its T, its last line escaped): version 1 refuses
-// any field it does not know, so a file with episodes is never misread by a
-// pace that has none.
+// A key with an open episode (`--resolve-after`) has three more fields
+// after its state: `episode`, its T (a time as above) and its last line
+// escaped. Version 1 refuses any field it does not know, so a file with
+// episodes is never misread by a pace that has none.
 //
 // Escapes, so that a key holds any byte: `\\`, `\t`, `\n`, `\r`, and `\xHH`
 // (lower-case hex) for every other byte below 0x20, DEL and every byte of
@@ -42,8 +42,11 @@ package enum StateFormat {
         head.append(contentsOf: flags.line)
         head.append(contentsOf: Array("\nkeys\t\(snapshot.count)\n".utf8))
         // At most: each key byte escaped to 4, and per key a count (20),
-        // `\tbucket\t` (8), a time (41), a TAB and `below` (20), a newline.
+        // `\tbucket\t` (8), a time (41), a TAB and `below` (20), a newline;
+        // per episode `\tepisode\t` (9), a time (41), a TAB and its line.
+        let episodes = snapshot.episodes.lazy.filter { $0 != nil }.count
         let bound = head.count + snapshot.keyBytes.count * 4 + snapshot.count * 96 + 4
+            + episodes * 51 + snapshot.episodeLines.count * 4
         return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             var out = ByteWriter(buffer.baseAddress!)
             head.withUnsafeBytes { out.append($0) }
@@ -66,6 +69,12 @@ package enum StateFormat {
                         out.appendSeconds(arrival.ceiling)
                         out.append(tab)
                         out.appendDecimal(Int128(arrival.below))
+                    }
+                    if let episode = snapshot.episodes[index] {
+                        out.append("\tepisode\t")
+                        out.appendSeconds(Int128(episode.resolveAt.nanoseconds))
+                        out.append(tab)
+                        snapshot.withEpisodeLine(index) { escape($0, into: &out) }
                     }
                     out.append(newline)
                 }
@@ -141,21 +150,29 @@ package enum StateFormat {
         var snapshot = StateSnapshot()
         snapshot.reserve(Int(count))
         var key: [UInt8] = []
+        var lastLine: [UInt8] = []
         for index in 0..<Int(count) {
             let number = index + 4
             guard let line = lines.next() else { return .failure(.truncated) }
-            guard let (state, owed) = keyLine(line, key: &key), flags.accepts(state) else {
+            guard let (state, owed, episode) = keyLine(line, key: &key, lastLine: &lastLine), flags.accepts(state),
+                  episode == nil || flags.keepsEpisodes else {
                 return .failure(.damaged(line: number))
             }
-            snapshot.append(key: key, state: state, owed: owed)
+            if let episode {
+                snapshot.append(key: key, state: state, owed: owed, episode: (episode, lastLine))
+            } else {
+                snapshot.append(key: key, state: state, owed: owed)
+            }
         }
         guard let end = lines.next() else { return .failure(.truncated) }
         guard end.elementsEqual("end".utf8), lines.atEnd else { return .failure(.damaged(line: Int(count) + 4)) }
         return .success(snapshot)
     }
 
-    /// One key's line: its key into `key`, its state and what it owes.
-    private static func keyLine(_ line: UnsafeRawBufferPointer, key: inout [UInt8]) -> (SavedState?, Int64)? {
+    /// One key's line: its key into `key`, its state, what it owes and its
+    /// episode's T (its last line into `lastLine`), if it has one.
+    private static func keyLine(_ line: UnsafeRawBufferPointer, key: inout [UInt8], lastLine: inout [UInt8])
+        -> (SavedState?, Int64, Instant?)? {
         var fields = FieldCursor(line)
         guard let keyField = fields.next(), unescape(keyField, into: &key),
               let owedField = fields.next(), let owed = wholeNumber(owedField),
@@ -176,8 +193,15 @@ package enum StateFormat {
         } else {
             return nil
         }
+        var episode: Instant?
+        if let field = fields.next() {
+            guard field.elementsEqual("episode".utf8), let timeField = fields.next(), let time = seconds(timeField),
+                  let nanoseconds = Int64(exactly: time), let lineField = fields.next(),
+                  unescape(lineField, into: &lastLine) else { return nil }
+            episode = Instant(nanoseconds: nanoseconds)
+        }
         guard fields.next() == nil else { return nil }
-        return (state, Int64(owed))
+        return (state, Int64(owed), episode)
     }
 
     /// The bytes an escaped text stands for, into `out`; false when the

@@ -15,6 +15,11 @@ package struct StateSnapshot: Equatable, Sendable {
     package private(set) var states: [SavedState?] = []
     /// Each key's discards since its last output line.
     package private(set) var owed: [Int64] = []
+    /// Each key's open episode (`--resolve-after`), if it has one: when it
+    /// resolves, and where its last line is in `episodeLines`.
+    package private(set) var episodes: [SavedEpisode?] = []
+    /// The open episodes' last lines, one after another.
+    package private(set) var episodeLines: [UInt8] = []
 
     package init() {}
 
@@ -24,17 +29,30 @@ package struct StateSnapshot: Equatable, Sendable {
         keyEnds.reserveCapacity(keys)
         states.reserveCapacity(keys)
         owed.reserveCapacity(keys)
+        episodes.reserveCapacity(keys)
     }
 
-    package mutating func append(key: UnsafeRawBufferPointer, state: SavedState?, owed count: Int64) {
+    package mutating func append(key: UnsafeRawBufferPointer, state: SavedState?, owed count: Int64,
+                                 episode: (resolveAt: Instant, lastLine: UnsafeRawBufferPointer)? = nil) {
         keyBytes.append(contentsOf: key)
         keyEnds.append(keyBytes.count)
         states.append(state)
         owed.append(count)
+        if let episode {
+            let start = episodeLines.count
+            episodeLines.append(contentsOf: episode.lastLine)
+            episodes.append(SavedEpisode(resolveAt: episode.resolveAt, line: start..<episodeLines.count))
+        } else {
+            episodes.append(nil)
+        }
     }
 
-    package mutating func append(key: [UInt8], state: SavedState?, owed count: Int64) {
-        key.withUnsafeBytes { append(key: $0, state: state, owed: count) }
+    package mutating func append(key: [UInt8], state: SavedState?, owed count: Int64,
+                                 episode: (resolveAt: Instant, lastLine: [UInt8])? = nil) {
+        key.withUnsafeBytes { key in
+            guard let episode else { return append(key: key, state: state, owed: count) }
+            episode.lastLine.withUnsafeBytes { append(key: key, state: state, owed: count, episode: (episode.resolveAt, $0)) }
+        }
     }
 
     /// Runs `body` on the bytes of key `index`.
@@ -43,6 +61,18 @@ package struct StateSnapshot: Equatable, Sendable {
         return keyBytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<keyEnds[index]])) }
     }
 
+    /// Runs `body` on the last line of the episode of key `index`, which has one.
+    package func withEpisodeLine<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        episodeLines.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[episodes[index]!.line])) }
+    }
+
     /// The bytes of key `index` (tests).
     package func key(_ index: Int) -> [UInt8] { withKey(index) { Array($0) } }
+}
+
+/// An open episode as saved: when it resolves, and where its key's last line
+/// is in the snapshot's `episodeLines`.
+package struct SavedEpisode: Equatable, Sendable {
+    package var resolveAt: Instant
+    package var line: Range<Int>
 }
