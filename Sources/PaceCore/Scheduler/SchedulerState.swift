@@ -80,11 +80,14 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 if let due { keys.timers.set(slot: found.slot, due: due) }
                 sink.setOwed(slot: found.slot, owed)
                 // An open episode goes on: resolved at its T (at once, by
-                // `resolveOverdueEpisodes`, when T has passed).
+                // `resolveOverdueEpisodes`, when T has passed). A T past
+                // now + Q (a wall clock set back) is now + Q: a key's T
+                // only grows while its episode is open (Episodes.swift).
                 if let episode {
+                    let resolveAt = min(episode.resolveAt, now.saturatingAdd(episodes.quiet))
                     snapshot.withEpisodeLine(index) { line in
                         episodes.reopen(found.slot, lastLine: line, number: numbers[index]!,
-                                        resolveAt: episode.resolveAt, policyIdle: state == nil)
+                                        resolveAt: resolveAt, policyIdle: state == nil)
                     }
                 }
             }
