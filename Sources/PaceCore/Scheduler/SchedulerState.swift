@@ -44,7 +44,6 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// whose window ended by then is idle and is not loaded (a key that
     /// owes is remembered with its count, as a forgotten key is).
     package mutating func load(_ snapshot: StateSnapshot, at now: Instant) {
-        let numbers = Sink.marksEpisodes ? episodeNumbers(snapshot) : [:]
         for index in 0..<snapshot.count {
             var state: P.State?
             var due: Instant?
@@ -86,26 +85,14 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 if let episode {
                     let resolveAt = min(episode.resolveAt, now.saturatingAdd(episodes.quiet))
                     snapshot.withEpisodeLine(index) { line in
-                        episodes.reopen(found.slot, lastLine: line, number: numbers[index]!,
+                        // Numbered before every line of this run, in the file's order
+                        // (their keys' last events'): those of one T resolve in it.
+                        episodes.reopen(found.slot, lastLine: line, number: EventNumber(index - snapshot.count),
                                         resolveAt: resolveAt, policyIdle: state == nil)
                     }
                 }
             }
         }
-    }
-
-    /// The numbers loaded episodes' last lines take, by snapshot index:
-    /// before every line of this run (negative), in the order of their T
-    /// (ties in the file's order), so the overdue ones resolve in that order.
-    private func episodeNumbers(_ snapshot: StateSnapshot) -> [Int: EventNumber] {
-        var order: [(resolveAt: Instant, index: Int)] = []
-        for index in 0..<snapshot.count {
-            if let episode = snapshot.episodes[index] { order.append((episode.resolveAt, index)) }
-        }
-        order.sort { ($0.resolveAt, $0.index) < ($1.resolveAt, $1.index) }
-        var numbers: [Int: EventNumber] = [:]
-        for (rank, entry) in order.enumerated() { numbers[entry.index] = EventNumber(rank - order.count) }
-        return numbers
     }
 
     /// Events handed to the policy so far: the keeper saves only when this
