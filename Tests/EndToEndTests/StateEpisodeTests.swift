@@ -115,4 +115,16 @@ struct StateEpisodeEndToEndTests {
         #expect(try Pace.run(flags, stdin: "")
                 == PaceResult(stdout: Array("resolved\tk2 two\nresolved\tk1 three\n".utf8), stderr: "", status: 0))
     }
+
+    @Test("--exec: an overdue saved episode's resolved line runs at start, with PACE_EVENT and the count owed; --trace names it")
+    func overdueToExec() throws {
+        let dir = try StateDirectory()
+        let flags = ["--throttle", "1s", "--resolve-after", "100ms", "--state", dir.state]
+        #expect(try Pace.run(flags, stdin: "a 1\na 2\n").stdout == Array("first\ta 1\n".utf8))
+        dir.waitUntilWallClockPasses(try #require(dir.episode(of: "")).resolveAt)
+        let next = try Pace.run(flags + ["--trace", "--exec", "echo \"$PACE_EVENT $PACE_COUNT $PACE_LINE\""], stdin: "")
+        #expect(next.stdout == Array("resolved 1 a 2\n".utf8) && next.status == 0)
+        #expect(next.stderr.hasPrefix("pace: trace: saved line 1: its key's episode resolved at "))
+        #expect(next.stderr.hasSuffix("pace: trace: saved line 1: command started\npace: trace: saved line 1: command exited with status 0\n"))
+    }
 }

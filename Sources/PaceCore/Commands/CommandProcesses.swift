@@ -17,7 +17,7 @@ extension CommandRunner {
             case let .start(line, _, count):
                 if let errno = start(line, count: count) {
                     if startFailure == nil { startFailure = (line, errno) }
-                    report("pace: line \(Self.inputLine(line)): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
+                    report("pace: \(lineName(Self.inputLine(line))): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
                     try perform(queue.reduce(.couldNotStart(line)))
                 } else if traceWriter != nil {
                     trace(line, "command started")
@@ -199,10 +199,10 @@ extension CommandRunner {
             case .exited(0): break
             case let .exited(code):
                 failed += 1
-                report("pace: line \(Self.inputLine(line)): command exited with status \(code)\n")
+                report("pace: \(lineName(Self.inputLine(line))): command exited with status \(code)\n")
             case let .signalled(number):
                 failed += 1
-                report("pace: line \(Self.inputLine(line)): command killed by signal \(number)\n")
+                report("pace: \(lineName(Self.inputLine(line))): command killed by signal \(number)\n")
             }
         }
         // A command pace sent SIGTERM (and no SIGKILL) is gone only once its

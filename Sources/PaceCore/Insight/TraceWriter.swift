@@ -17,7 +17,7 @@ package final class TraceWriter {
 
     /// One line's fate.
     package func say(_ line: EventNumber, _ fate: String) {
-        text.append(contentsOf: "pace: trace: line \(line): \(fate)\n".utf8)
+        text.append(contentsOf: "pace: trace: \(lineName(line)): \(fate)\n".utf8)
         if flushesEachLine || text.count >= 64 * 1024 { flush() }
     }
 

@@ -30,6 +30,17 @@ package enum OutputError: Error, Equatable {
 /// keeps the bytes of the pending ones.
 package typealias EventNumber = Int64
 
+/// `--state`: the numbers of episodes' last lines loaded from FILE (a
+/// previous run's lines), 2^39 on: after every line of this run, below the
+/// bit `--exec` sets on a resolved line's number.
+package let savedLineNumbers: EventNumber = 1 << 39
+
+/// How messages name event `number`: `line N`, or `saved line K` for the
+/// K-th episode loaded from `--state`'s FILE.
+package func lineName(_ number: EventNumber) -> String {
+    number >= savedLineNumbers ? "saved line \(number - savedLineNumbers + 1)" : "line \(number)"
+}
+
 /// One line leaving pace, as every sink and the observer see it. Its bytes
 /// (`line`, `key`) are valid only for the call it is passed to.
 package struct Emission {

@@ -85,9 +85,9 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 if let episode {
                     let resolveAt = min(episode.resolveAt, now.saturatingAdd(episodes.quiet))
                     snapshot.withEpisodeLine(index) { line in
-                        // Numbered before every line of this run, in the file's order
-                        // (their keys' last events'): those of one T resolve in it.
-                        episodes.reopen(found.slot, lastLine: line, number: EventNumber(index - snapshot.count),
+                        // Numbered in the file's order (their keys' last
+                        // events'): those of one T resolve in it.
+                        episodes.reopen(found.slot, lastLine: line, number: savedLineNumbers + EventNumber(index),
                                         resolveAt: resolveAt, policyIdle: state == nil)
                     }
                 }
