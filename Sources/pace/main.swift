@@ -100,7 +100,7 @@ func run() -> Int32 {
     case .help:
         return writeStdout(helpText())
     case .version:
-        return writeStdout("pace \(paceVersion)\n")
+        return writeStdout(versionText())
     case let .run(parsed):
         configuration = parsed
     }

@@ -234,6 +234,15 @@ struct ArgumentParserTests {
         #expect(message(["--debounce", "1s", "--", "--help", "x"]) == "more than one input file ('--help' and 'x'); pace reads one")
     }
 
+    @Test("--version names the commit when the build knew it, and only then")
+    func versionText() {
+        #expect(PaceCore.versionText(version: "0.1.0", commit: "abc1234") == "pace 0.1.0 (commit abc1234)\n")
+        #expect(PaceCore.versionText(version: "0.1.0", commit: "abc1234-dirty") == "pace 0.1.0 (commit abc1234-dirty)\n")
+        #expect(PaceCore.versionText(version: "0.1.0", commit: nil) == "pace 0.1.0\n")
+        // A plain `swift build` (these tests') has no commit in it.
+        #expect(buildCommit == nil)
+    }
+
     @Test("help is exactly this text: every flag of the table, aligned, with defaults")
     func helpText() {
         // The whole text, not pieces of it: `contains("--throttle")` would be
