@@ -70,11 +70,12 @@ package enum LineStamp {
 /// Runs input through `scheduler` until end of input, a signal, a failure or
 /// a bad timestamp under `--on-bad-time error`. `summary` says which rows
 /// `--stats` has (`peak backlog`, `uncounted discards`): SIGUSR1's summary of
-/// the run so far has them too.
+/// the run so far has them too. `watch` (`--metrics`, `--progress`) is shown
+/// the figures where the loop would wait or read, and at the end.
 func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
-    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals
+    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals, watch: RunWatch? = nil
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary
     var lineNumber: EventNumber = 0
@@ -122,7 +123,14 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     ending = true
                     continue reading
                 }
-                switch mode.wait(until: scheduler.nextDeadline) {
+                var wake = scheduler.nextDeadline
+                if let watch {
+                    let figures = scheduler.watchFigures(report, commands: mode.commandStats, live: Mode.isLive,
+                                                         skipsBadTime: onBadTime == .skip, now: mode.now)
+                    let due = try watch.look(figures, at: watch.now(live: Mode.isLive ? mode.now : nil))
+                    if Mode.isLive, let due { wake = min(wake ?? due, due) }
+                }
+                switch mode.wait(until: wake) {
                 case .interrupted:
                     continue reading
                 case .outputClosed:
@@ -226,6 +234,11 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     }
     mode.complete(&report)
     report.scheduler = scheduler.stats
+    if let watch {
+        let figures = scheduler.watchFigures(report, commands: report.commands ?? mode.commandStats, live: Mode.isLive,
+                                             skipsBadTime: onBadTime == .skip, now: mode.now)
+        report.watched(by: watch, figures)
+    }
     return report
 }
 

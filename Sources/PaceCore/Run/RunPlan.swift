@@ -31,16 +31,19 @@ struct RunPlan {
     let trace: TraceWriter?
     let columns: Int
     let signals: RunSignals
+    /// `--metrics` and `--progress`, if either is given.
+    let watch: RunWatch?
 
     /// `trace`: the writer `--exec`'s runner shares; without one, the plan
     /// makes its own onto `traceFD` when `--trace` is given.
     init(configuration: Configuration, dropped: FileWriter?, traceFD: Int32, columns: Int, signals: RunSignals,
-         trace: TraceWriter? = nil) {
+         trace: TraceWriter? = nil, watch: RunWatch? = nil) {
         self.configuration = configuration
         self.dropped = dropped
         self.trace = trace ?? traceWriter(configuration, fd: traceFD)
         self.columns = columns
         self.signals = signals
+        self.watch = watch ?? RunWatch.wanted(by: configuration)
     }
 
     /// Runs the plan in `mode` over `input` onto `sink`, which is handed
@@ -113,7 +116,8 @@ struct RunPlan {
         summary.counted = configuration.count
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals)
+                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals,
+                                    watch: watch)
         scheduler.reportInsight(into: &report, columns: columns)
         sink = scheduler.takeSink()
         return report

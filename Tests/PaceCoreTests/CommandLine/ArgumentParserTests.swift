@@ -336,6 +336,13 @@ struct ArgumentParserTests {
           --trace                 Print each input line's fate on stderr as it becomes
                                   certain: emitted (when), replaced by which line,
                                   dropped inside which window, skipped.
+          --progress              While pace runs, a status line on stderr when it is a
+                                  terminal: lines in, emitted, discarded, active keys,
+                                  lines per second; in replay also the time reached and,
+                                  for a file, how much is read and the time left.
+          --metrics <file>        Keep the run's counters in <file> in the Prometheus
+                                  text format (for node_exporter's textfile collector),
+                                  rewritten at most once a second and at exit.
           --marbles               After the replay, draw input and output per key as
                                   marble diagrams on stderr, scaled to the terminal
                                   width (COLUMNS, else 80; first 10000 events). [replay]
