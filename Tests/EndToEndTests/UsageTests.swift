@@ -73,7 +73,9 @@ struct UsageEndToEndTests {
     /// names its own, which .ci/run passes in PACE_EXPECTED_COMMIT when it
     /// runs these tests against one.
     private var expectedVersion: String {
-        guard let commit = ProcessInfo.processInfo.environment["PACE_EXPECTED_COMMIT"] else { return "pace 0.1.0\n" }
+        guard let commit = ProcessInfo.processInfo.environment["PACE_EXPECTED_COMMIT"], !commit.isEmpty else {
+            return "pace 0.1.0\n"
+        }
         return "pace 0.1.0 (commit \(commit))\n"
     }
 
