@@ -102,6 +102,7 @@ enum TerminalResize {
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         sigaction(SIGWINCH, &action, nil)
+        Signals.unblock(SIGWINCH)
     }
 
     /// Whether a resize came since the last call (the call takes it).

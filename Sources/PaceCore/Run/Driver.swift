@@ -111,6 +111,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // interrupts it.
                 let signal = signals.termination()
                 if signals.takeStatsRequest() {
+                    watch?.erase()
                     report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
                                            topKeys: scheduler.topKeys(), pending: Int64(scheduler.heldEvents))
                 }
@@ -125,12 +126,17 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 }
                 var wake = scheduler.nextDeadline
                 if let watch {
+                    // stdout's lines would land on the status line: they go first.
+                    if watch.sharesTerminalWithStdout { try scheduler.flush() }
                     let figures = scheduler.watchFigures(report, commands: mode.commandStats, live: Mode.isLive,
                                                          skipsBadTime: onBadTime == .skip, now: mode.now)
                     let due = try watch.look(figures, at: watch.now(live: Mode.isLive ? mode.now : nil))
                     if Mode.isLive, let due { wake = min(wake ?? due, due) }
                 }
-                switch mode.wait(until: wake) {
+                let woke = mode.wait(until: wake)
+                // What the wake brings may write to stdout's terminal.
+                if let watch, watch.sharesTerminalWithStdout { watch.erase() }
+                switch woke {
                 case .interrupted:
                     continue reading
                 case .outputClosed:

@@ -44,12 +44,15 @@ struct RunPlan {
         self.columns = columns
         self.signals = signals
         self.watch = watch ?? RunWatch.wanted(by: configuration)
+        // The trace erases the status line before it writes (see ProgressLine).
+        if let trace = self.trace, let watch = self.watch { trace.beforeWriting = { [unowned watch] in watch.erase() } }
     }
 
     /// Runs the plan in `mode` over `input` onto `sink`, which is handed
     /// back with everything emitted.
     func run<Mode: RunMode, Sink: LineSink & ~Copyable>(_ mode: inout Mode, _ input: inout LineReader,
                                                         _ sink: inout Sink) -> RunReport {
+        watch?.begin(inputFD: input.descriptor, live: Mode.isLive ? mode.now : nil)
         switch configuration.policy {
         case let .debounce(window, maxWait):
             return keyed(Debounce(window: window, maxWait: maxWait), &mode, &input, &sink)

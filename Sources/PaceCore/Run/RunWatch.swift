@@ -10,22 +10,43 @@
 /// `--metrics` and `--progress` of one run.
 package final class RunWatch {
     private var metrics: MetricsFile?
+    /// `--progress`, once the run has begun and only if stderr is a terminal.
+    private(set) var progress: ProgressLine?
+    private let wantsProgress: Bool
+    private let startTime: Instant
     /// Real time for replay, whose own clock is virtual (live mode passes
     /// its clock's instant, the wall clock's timeline).
     private let realClock: () -> Instant
 
     /// `startTime`: the wall clock when pace started
     /// (`pace_start_time_seconds`); `realClock`: real time, for replay.
-    package init(metricsPath: [UInt8]?, startTime: Instant, realClock: @escaping () -> Instant = realNanoseconds) {
+    package init(metricsPath: [UInt8]?, progress: Bool = false, startTime: Instant,
+                 realClock: @escaping () -> Instant = realNanoseconds) {
         metrics = metricsPath.map { MetricsFile(path: $0, startTime: startTime) }
+        wantsProgress = progress
+        self.startTime = startTime
         self.realClock = realClock
     }
 
     /// The watch `configuration` asks for, or nil.
     static func wanted(by configuration: Configuration) -> RunWatch? {
-        guard configuration.metricsPath != nil else { return nil }
-        return RunWatch(metricsPath: configuration.metricsPath, startTime: wallClockNanoseconds())
+        guard configuration.metricsPath != nil || configuration.progress else { return nil }
+        return RunWatch(metricsPath: configuration.metricsPath, progress: configuration.progress,
+                        startTime: wallClockNanoseconds())
     }
+
+    /// The run begins, reading `inputFD`: the status line goes to stderr,
+    /// if it is a terminal. `live`: live mode's time at the start, else nil.
+    func begin(inputFD: Int32, live: Instant?) {
+        guard wantsProgress else { return }
+        progress = ProgressLine(fd: 2, stdoutFD: 1, inputFD: inputFD, startedAt: now(live: live))
+    }
+
+    /// Erases the status line before other text reaches the terminal.
+    func erase() { progress?.erase() }
+
+    /// stdout's lines go to the terminal the status line is on.
+    var sharesTerminalWithStdout: Bool { progress?.sharesStdout ?? false }
 
     /// Real time now: live mode's instant when given, else the real clock.
     func now(live: Instant?) -> Instant { live ?? realClock() }
@@ -34,11 +55,15 @@ package final class RunWatch {
     /// when it next wants to be shown them, if figures are waiting for
     /// their turn (live mode's wait wakes for it), or nil.
     func look(_ figures: WatchFigures, at now: Instant) throws(OutputError) -> Instant? {
-        try metrics?.look(figures, at: now)
+        let metricsDue = try metrics?.look(figures, at: now)
+        guard let progressDue = progress?.look(figures, at: now) else { return metricsDue }
+        return min(metricsDue ?? progressDue, progressDue)
     }
 
-    /// The run is over: the last figures are written, whatever the pace.
+    /// The run is over: the status line is erased and the last figures are
+    /// written, whatever the pace.
     func finish(_ figures: WatchFigures) throws(OutputError) {
+        progress?.erase()
         try metrics?.write(figures)
     }
 }
