@@ -125,13 +125,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     continue reading
                 }
                 var wake = scheduler.nextDeadline
-                if let watch {
-                    // stdout's lines would land on the status line: they go first.
-                    if watch.sharesTerminalWithStdout { try scheduler.flush() }
-                    let figures = scheduler.watchFigures(report, commands: mode.commandStats, live: Mode.isLive,
-                                                         skipsBadTime: onBadTime == .skip, now: mode.now)
-                    let due = try watch.look(figures, at: watch.now(live: Mode.isLive ? mode.now : nil))
-                    if Mode.isLive, let due { wake = min(wake ?? due, due) }
+                if let watch, let due = try scheduler.show(watch, report, commands: mode.commandStats, live: Mode.isLive,
+                                                           skipsBadTime: onBadTime == .skip, now: mode.now), Mode.isLive {
+                    wake = min(wake ?? due, due)
                 }
                 let woke = mode.wait(until: wake)
                 // What the wake brings may write to stdout's terminal.

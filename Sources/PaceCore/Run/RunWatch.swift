@@ -102,6 +102,18 @@ private struct MetricsFile {
 // MARK: - The figures, from the run's counters
 
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
+    /// Shows `watch` the run's figures at the driver's cold point; returns
+    /// when it wants to look again (see `RunWatch.look`). Out of line, so
+    /// that the driver's loop is compiled as it is without a watch.
+    @inline(never)
+    mutating func show(_ watch: RunWatch, _ report: RunReport, commands: CommandStats?, live: Bool, skipsBadTime: Bool,
+                       now: Instant) throws(OutputError) -> Instant? {
+        // stdout's lines would land on the status line: they go first.
+        if watch.sharesTerminalWithStdout { try flush() }
+        let figures = watchFigures(report, commands: commands, live: live, skipsBadTime: skipsBadTime, now: now)
+        return try watch.look(figures, at: watch.now(live: live ? now : nil))
+    }
+
     /// The run's figures now, read from what `--stats` reads. `now`: the
     /// mode's time (replay: the virtual time reached).
     func watchFigures(_ report: RunReport, commands: CommandStats?, live: Bool, skipsBadTime: Bool,
