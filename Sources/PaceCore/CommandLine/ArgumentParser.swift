@@ -174,6 +174,12 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     config.count = typed.has(.count)
     config.trace = typed.has(.trace)
     config.marbles = typed.has(.marbles)
+    config.progress = typed.has(.progress)
+    if typed.value(.metrics) != nil {
+        let path = typed.valueBytes[.metrics]!
+        if path.isEmpty { throw UsageError("--metrics: the file name is empty") }
+        config.metricsPath = path
+    }
 
     if !config.replay, let replayOnly = typed.flags.first(where: { $0.flag.replayOnly }) {
         throw UsageError("'\(replayOnly.spelling)' only applies with --replay")

@@ -52,6 +52,10 @@ package struct Configuration: Equatable, Sendable {
     package var trace: Bool
     /// `--marbles` (replay only): the run as marble diagrams on stderr.
     package var marbles: Bool
+    /// `--progress`: a status line on stderr, when it is a terminal.
+    package var progress: Bool
+    /// `--metrics FILE`, as the bytes of its argument.
+    package var metricsPath: [UInt8]?
     /// The input FILE, as the bytes of its argument, or nil for stdin (`-`
     /// is also stdin).
     package var inputPath: [UInt8]?
@@ -78,6 +82,8 @@ package struct Configuration: Equatable, Sendable {
         stats = false
         trace = false
         marbles = false
+        progress = false
+        metricsPath = nil
         inputPath = nil
         exec = nil
         resolveAfter = nil

@@ -8,6 +8,7 @@ enum FlagID: Hashable, Sendable {
     case state
     case exec, onBusy, jobs, killAfter
     case resolveAfter
+    case progress, metrics
 }
 
 struct Flag: Sendable {
@@ -95,6 +96,10 @@ let flagTable: [Flag] = [
          "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines (with --count, dropped lines left uncounted); with --key-field, also in, emitted and dropped for the top 10 keys. Bounded memory: past 1,000,000 keys the key count is an estimate, past 100,000 the table comes from a summary (both say so)."),
     Flag(.trace, ["--trace"], .option,
          "Print each input line's fate on stderr as it becomes certain: emitted (when), replaced by which line, dropped inside which window, skipped."),
+    Flag(.progress, ["--progress"], .option,
+         "While pace runs, a status line on stderr when it is a terminal: lines in, emitted, discarded, active keys, lines per second; in replay also the time reached and, for a file, how much is read and the time left."),
+    Flag(.metrics, ["--metrics"], value: "file", .option,
+         "Keep the run's counters in <file> in the Prometheus text format (for node_exporter's textfile collector), rewritten at most once a second and at exit."),
     Flag(.marbles, ["--marbles"], .option,
          "After the replay, draw input and output per key as marble diagrams on stderr, scaled to the terminal width (COLUMNS, else 80; first 10000 events).",
          replayOnly: true),

@@ -20,5 +20,7 @@ package struct SchedulerStats: Equatable, Sendable {
     package var episodesOpened: Int64 = 0
     package var episodesResolved: Int64 = 0
     package var peakOpenEpisodes: Int64 = 0
+    /// Episodes open now (`--metrics`' gauge).
+    package var openEpisodes: Int64 = 0
     package init() {}
 }

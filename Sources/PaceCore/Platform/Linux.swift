@@ -320,6 +320,16 @@ package enum Signals {
         return firstTermination
     }
 
+    /// Makes `number` (SIGWINCH, for `--progress`) deliverable everywhere,
+    /// waits included, even if the parent handed it over blocked.
+    static func unblock(_ number: Int32) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        sigdelset(&waitSignalMask, number)
+    }
+
     /// Runs `body` with the mask for a wait; nil (leave the mask as it is)
     /// when no handlers are installed (unit tests).
     static func withWaitMask<R>(_ body: (UnsafePointer<sigset_t>?) -> R) -> R {

@@ -49,23 +49,29 @@ struct RunPlan {
     let signals: RunSignals
     /// `--state`'s keeper (live only).
     let state: StateKeeper?
+    /// `--metrics` and `--progress`, if either is given.
+    let watch: RunWatch?
 
     /// `trace`: the writer `--exec`'s runner shares; without one, the plan
     /// makes its own onto `traceFD` when `--trace` is given.
     init(configuration: Configuration, dropped: FileWriter?, traceFD: Int32, columns: Int, signals: RunSignals,
-         trace: TraceWriter? = nil, state: StateKeeper? = nil) {
+         trace: TraceWriter? = nil, state: StateKeeper? = nil, watch: RunWatch? = nil) {
         self.state = state
         self.configuration = configuration
         self.dropped = dropped
         self.trace = trace ?? traceWriter(configuration, fd: traceFD)
         self.columns = columns
         self.signals = signals
+        self.watch = watch ?? RunWatch.wanted(by: configuration)
+        // The trace erases the status line before it writes (see ProgressLine).
+        if let trace = self.trace, let watch = self.watch { trace.beforeWriting = { [unowned watch] in watch.erase() } }
     }
 
     /// Runs the plan in `mode` over `input` onto `sink`, which is handed
     /// back with everything emitted.
     func run<Mode: RunMode, Sink: LineSink & ~Copyable>(_ mode: inout Mode, _ input: inout LineReader,
                                                         _ sink: inout Sink) -> RunReport {
+        watch?.begin(inputFD: input.descriptor, live: Mode.isLive ? mode.now : nil)
         switch configuration.policy {
         case let .debounce(window, maxWait):
             return keyed(Debounce(window: window, maxWait: maxWait), &mode, &input, &sink)
@@ -155,7 +161,7 @@ struct RunPlan {
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals,
-                                    state: state)
+                                    state: state, watch: watch)
         scheduler.reportInsight(into: &report, columns: columns)
         sink = scheduler.takeSink()
         return report

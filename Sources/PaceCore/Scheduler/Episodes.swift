@@ -192,5 +192,6 @@ extension EpisodeBook {
         stats.episodesOpened = opened
         stats.episodesResolved = resolved
         stats.peakOpenEpisodes = peakOpen
+        stats.openEpisodes = openNow
     }
 }

@@ -234,6 +234,15 @@ struct ArgumentParserTests {
         #expect(message(["--debounce", "1s", "--", "--help", "x"]) == "more than one input file ('--help' and 'x'); pace reads one")
     }
 
+    @Test("--version names the commit when the build knew it, and only then")
+    func versionText() {
+        #expect(PaceCore.versionText(version: "0.1.0", commit: "abc1234") == "pace 0.1.0 (commit abc1234)\n")
+        #expect(PaceCore.versionText(version: "0.1.0", commit: "abc1234-dirty") == "pace 0.1.0 (commit abc1234-dirty)\n")
+        #expect(PaceCore.versionText(version: "0.1.0", commit: nil) == "pace 0.1.0\n")
+        // A plain `swift build` (these tests') has no commit in it.
+        #expect(buildCommit == nil)
+    }
+
     @Test("help is exactly this text: every flag of the table, aligned, with defaults")
     func helpText() {
         // The whole text, not pieces of it: `contains("--throttle")` would be
@@ -337,6 +346,13 @@ struct ArgumentParserTests {
           --trace                 Print each input line's fate on stderr as it becomes
                                   certain: emitted (when), replaced by which line,
                                   dropped inside which window, skipped.
+          --progress              While pace runs, a status line on stderr when it is a
+                                  terminal: lines in, emitted, discarded, active keys,
+                                  lines per second; in replay also the time reached and,
+                                  for a file, how much is read and the time left.
+          --metrics <file>        Keep the run's counters in <file> in the Prometheus
+                                  text format (for node_exporter's textfile collector),
+                                  rewritten at most once a second and at exit.
           --marbles               After the replay, draw input and output per key as
                                   marble diagrams on stderr, scaled to the terminal
                                   width (COLUMNS, else 80; first 10000 events). [replay]
