@@ -60,7 +60,7 @@ let flagTable: [Flag] = [
          "With --limit or --rate: the bucket's size, a positive whole number of lines that may go out at once.",
          default: "the <n> of --limit, 1 for --rate"),
     Flag(.keyField, ["--key-field"], value: "fields", .option,
-         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. Lines lacking them share the empty key."),
+         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. An item followed by ~ is masked: each run of letters, digits, _ and . holding a digit becomes # (5-~, msg~: one key per message template). Lines lacking them share the empty key."),
     Flag(.delimiter, ["--delimiter"], value: "byte", .option,
          "Split fields at each <byte> (as cut -d; '\\t' is TAB) instead of at runs of spaces and tabs."),
     Flag(.replay, ["--replay"], .option,

@@ -285,8 +285,11 @@ struct ArgumentParserTests {
           --key-field <fields>    Independent state per key: the key is the values of
                                   <fields>, a comma-separated list of N (field N,
                                   1-based), N-M, N- and NAMEs (a JSON member such as
-                                  kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host.
-                                  Lines lacking them share the empty key.
+                                  kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. An
+                                  item followed by ~ is masked: each run of letters,
+                                  digits, _ and . holding a digit becomes # (5-~, msg~:
+                                  one key per message template). Lines lacking them
+                                  share the empty key.
           --delimiter <byte>      Split fields at each <byte> (as cut -d; '\\t' is TAB)
                                   instead of at runs of spaces and tabs.
           --replay                Replay mode: time comes from each line's timestamp, on
