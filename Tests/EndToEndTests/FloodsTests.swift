@@ -36,10 +36,71 @@ struct FloodsEndToEndTests {
             """, status: 0))
     }
 
+    static let levels = """
+        0ms h1 INFO a
+        1ms h1 ERROR b
+        2ms h1 error c
+        3ms h1 INFO d
+        1500ms h1 INFO e
+        1600ms h1 Error f
+
+        """
+
+    @Test("--exempt: matching lines (ASCII case ignored) pass at once, count 1, and owe nothing")
+    func exempt() throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--key-field", "2", "--exempt", "3=error,fatal",
+                                   "--count", "--emit-time", "--stats"], stdin: Self.levels)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+            0.000000	1	0ms h1 INFO a
+            0.001000	1	1ms h1 ERROR b
+            0.002000	1	2ms h1 error c
+            1.500000	2	1500ms h1 INFO e
+            1.600000	1	1600ms h1 Error f
+
+            """)
+        #expect(result.stderr.contains("  events in:           3\n  emitted:             2\n  dropped:             1\n"))
+        #expect(result.stderr.contains("  empty lines:         0\n  exempt lines:        3\n"))
+        #expect(result.status == 0)
+    }
+
+    @Test("--exempt with --exec: PACE_KEY is the key the line would have had, PACE_COUNT 1")
+    func exemptExec() throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--key-field", "2-~", "--exempt", "3=error",
+                                   "--exec", #"printf '%s|%s|%s\n' "$PACE_KEY" "$PACE_COUNT" "$PACE_LINE""#],
+                                  stdin: "0ms h1 INFO a1\n1ms h1 ERROR b2\n2ms h1 INFO a3\n1500ms h1 INFO a4\n")
+        #expect(result == PaceResult(stdout: Array("""
+            # INFO #|1|0ms h1 INFO a1
+            # ERROR #|1|1ms h1 ERROR b2
+            # INFO #|2|1500ms h1 INFO a4
+
+            """.utf8), stderr: "", status: 0))
+    }
+
+    @Test("--trace says a line was exempt; --dropped gets only the policy's discards")
+    func exemptTrace() throws {
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--key-field", "2", "--exempt", "3=error",
+                                   "--trace"], stdin: Self.levels)
+        #expect(result.stderr == """
+            pace: trace: line 1: emitted at 0.000000
+            pace: trace: line 2: exempt, emitted at 0.001000
+            pace: trace: line 3: exempt, emitted at 0.002000
+            pace: trace: line 4: dropped inside the window ending at 1.000000
+            pace: trace: line 5: emitted at 1.500000
+            pace: trace: line 6: exempt, emitted at 1.600000
+
+            """)
+    }
+
     @Test("issue 23's usage errors", arguments: [
         (["--replay", "--time-field", "1~"],
          "pace: invalid time field for '--time-field': '1~': a time field is not masked ('~' is for --key-field)"),
         (["--key-field", "2,~"], "pace: invalid field list for '--key-field': '~' masks the item before it, and '2,~' has none"),
+        (["--exempt", "3"], "pace: invalid value for '--exempt': '3' is not ITEM=VALUES (no '=')"),
+        (["--exempt", "3-4=a"], "pace: invalid value for '--exempt': '3-4': the field is one item (a number or a NAME), not a range"),
+        (["--exempt", "2,3=a"], "pace: invalid value for '--exempt': '2,3': the field is one item (a number or a NAME), not a list"),
+        (["--exempt", "msg~=a"], "pace: invalid value for '--exempt': 'msg~': the field is not masked ('~' is for --key-field)"),
+        (["--exempt", "level=a,,b"], "pace: invalid value for '--exempt': 'level=a,,b' has an empty value (VALUES are comma-separated, none empty)"),
+        (["--exempt", "level="], "pace: invalid value for '--exempt': 'level=' has an empty value (VALUES are comma-separated, none empty)"),
     ])
     func usageErrors(_ arguments: [String], _ firstLine: String) throws {
         let result = try Pace.run(["--throttle", "1s"] + arguments)

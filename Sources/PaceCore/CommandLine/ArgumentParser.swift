@@ -217,6 +217,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     }
 
     config.exec = try commandOptions(typed)
+    try floodOptions(typed, &config, policy: chosen.spelling)
 
     switch typed.positionals.count {
     case 0: break

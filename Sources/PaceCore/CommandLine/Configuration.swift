@@ -57,6 +57,12 @@ package struct Configuration: Equatable, Sendable {
     package var inputPath: [UInt8]?
     /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
     package var exec: CommandOptions?
+    /// `--exempt ITEM=VALUES`: lines outside the policy.
+    package var exempt: Exemption?
+    /// `--then-every M`: every Mth discard of a key in a row is emitted.
+    package var thenEvery: Int64?
+    /// `--count-field NAME`: the count inside the line, as NAME's bytes.
+    package var countField: [UInt8]?
 
     package init(policy: PolicyChoice) {
         self.policy = policy
@@ -76,6 +82,9 @@ package struct Configuration: Equatable, Sendable {
         marbles = false
         inputPath = nil
         exec = nil
+        exempt = nil
+        thenEvery = nil
+        countField = nil
     }
 }
 

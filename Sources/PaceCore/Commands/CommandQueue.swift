@@ -57,6 +57,8 @@ package struct CommandQueue<Key: Hashable> {
         var count: Int64
         /// Submission order, across keys.
         var order: UInt64
+        /// Outside the policy: never discarded by `--on-busy`.
+        var kept = false
     }
 
     /// A key with a command running or lines waiting (forgotten otherwise).
@@ -138,10 +140,10 @@ package struct CommandQueue<Key: Hashable> {
     package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
         switch action {
-        case let .submit(line, key, count, now):
+        case let .submit(line, key, count, now, kept):
             // After shutdown a line is only discarded, whenever it comes.
             precondition(!inputEnded || stopped, "CommandQueue: line \(line) submitted after end of input")
-            submit(line, key: key, count: count, now: now, into: &effects)
+            submit(line, key: key, count: count, now: now, kept: kept, into: &effects)
         case let .exited(line, groupRemains, now):
             guard let command = running[line], command.groupCheck == nil else {
                 preconditionFailure("CommandQueue: exit of line \(line), which has no shell running")
@@ -210,7 +212,7 @@ package struct CommandQueue<Key: Hashable> {
 
     // MARK: - Rules
 
-    private mutating func submit(_ line: EventNumber, key: Key, count: Int64, now: Instant,
+    private mutating func submit(_ line: EventNumber, key: Key, count: Int64, now: Instant, kept: Bool = false,
                                  into effects: inout [CommandEffect<Key>]) {
         if stopped {
             discard(line, key: key, count: count, .shutdown, into: &effects)
@@ -220,7 +222,9 @@ package struct CommandQueue<Key: Hashable> {
         // a copy taken out and put back would copy its waiting lines too.
         let current = keys[key]?.running
         let busy = current != nil || keys[key].map { !$0.waiting.isEmpty } ?? false
-        if busy {
+        // A line outside the policy waits behind its key's command, as
+        // under `queue`, whatever `--on-busy` says.
+        if busy && !kept {
             switch onBusy {
             case .queue:
                 break
@@ -230,7 +234,9 @@ package struct CommandQueue<Key: Hashable> {
             case .restart:
                 // At most one line waits per key under restart: each new one
                 // replaces it.
-                while let replaced = takeFirstWaiting(of: key) {
+                // Kept lines are never replaced: they stop the replacing.
+                while keys[key].map({ $0.waiting.first.map { !$0.kept } ?? false }) ?? false,
+                      let replaced = takeFirstWaiting(of: key) {
                     owed[key, default: 0] += replaced.count
                     stats.notRun += 1
                     effects.append(.discard(replaced.line, .replaced))
@@ -250,7 +256,7 @@ package struct CommandQueue<Key: Hashable> {
         }
         let order = nextOrder
         nextOrder += 1
-        keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order))
+        keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order, kept: kept))
         waitingCount += 1
         if current == nil && keys[key]!.waiting.count == 1 {
             ready.push(order: order, key: key)

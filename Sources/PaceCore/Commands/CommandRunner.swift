@@ -188,10 +188,10 @@ package final class CommandRunner<Dropped: LineSink> {
     /// `--count` would show; `lineNumber` names it (unique among lines in
     /// flight) in failure messages.
     package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
-                       lineNumber: EventNumber) throws(OutputError) {
+                       lineNumber: EventNumber, kept: Bool = false) throws(OutputError) {
         latestTime = time
         stored[lineNumber] = Stored(line: Array(line), key: Array(key), time: time)
-        try perform(queue.reduce(.submit(lineNumber, key: Array(key), count: count, now: clock())),
+        try perform(queue.reduce(.submit(lineNumber, key: Array(key), count: count, now: clock(), kept: kept)),
                     on: .submitted(lineNumber))
     }
 

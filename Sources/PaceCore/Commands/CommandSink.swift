@@ -57,7 +57,7 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
         shown.withUnsafeBytes { key in
             do throws(OutputError) {
                 try runner.submit(line: emission.line, key: key, time: emission.time, count: emission.count,
-                                  lineNumber: emission.number)
+                                  lineNumber: emission.number, kept: emission.slot == Emission.outsidePolicy)
             } catch {
                 failure = error
             }

@@ -44,6 +44,8 @@ package enum Bypass: Equatable, Sendable {
     case badTimeSkipped
     /// Its timestamp did not parse, and `--on-bad-time pass` wrote it.
     case badTimePassed
+    /// `--exempt`: written at once, at its event time.
+    case exempt
 }
 
 

@@ -137,6 +137,7 @@ package final class RunInsight: SchedulerObserver {
         case .empty: say(line, "empty, skipped")
         case .badTimeSkipped: say(line, "bad timestamp, skipped")
         case .badTimePassed: say(line, "bad timestamp, passed through at " + secondsString(time))
+        case .exempt: say(line, "exempt, emitted at " + secondsString(time))
         }
     }
 

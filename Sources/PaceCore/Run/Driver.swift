@@ -74,7 +74,8 @@ package enum LineStamp {
 func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
-    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals
+    keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals,
+    exempt: ExemptionMatcher? = nil
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary
     var lineNumber: EventNumber = 0
@@ -173,6 +174,15 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // did not see line 1's byte-order mark either.
                 if Keys.isKeyed {
                     key = keys.key(of: contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }
+                // `--exempt`: outside the policy, at its event time, with the
+                // key it would have had (PACE_KEY). One predictable branch
+                // a line without it.
+                if let exempt, exempt.exempts(contentStart == 0 ? fields
+                                              : lineNumber == 1 ? withoutByteOrderMark(content) : content) {
+                    report.exempt += 1
+                    try scheduler.bypass(content, number: lineNumber, .exempt, at: t, key: key)
+                    continue reading
                 }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):

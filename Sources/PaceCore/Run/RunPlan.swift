@@ -111,9 +111,13 @@ struct RunPlan {
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
         summary.counted = configuration.count
+        summary.reportsExempt = configuration.exempt != nil
+        summary.reportsThenEvery = configuration.thenEvery != nil
+        let exempt = configuration.exempt.map { ExemptionMatcher($0, delimiter: configuration.delimiter) }
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals)
+                                    onBadTime: configuration.onBadTime, summary: summary, signals: signals,
+                                    exempt: exempt)
         scheduler.reportInsight(into: &report, columns: columns)
         sink = scheduler.takeSink()
         return report
