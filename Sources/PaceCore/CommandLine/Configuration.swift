@@ -89,6 +89,16 @@ package struct Configuration: Equatable, Sendable {
 }
 
 extension Configuration {
+    /// How stdout shows a count: `--count-field`'s member, `--count`'s
+    /// prefix, or none (counted for `--then-every` alone).
+    package var countStyle: CountStyle {
+        if let countField { return .field(countField) }
+        return count ? .prefix : .hidden
+    }
+
+    /// Whether lines are counted: `--count` or `--count-field`.
+    package var counts: Bool { count || countField != nil }
+
     /// `--limit`'s bucket (`--trace` says why a line is dropped with it).
     package var limitRate: CellRate? {
         if case let .limit(rate) = policy { return rate }

@@ -113,6 +113,13 @@ package final class RunInsight: SchedulerObserver {
         recording?.emitted(emission.number, key: emission.key, at: emission.time)
     }
 
+    /// A discarded event was emitted instead, by `--then-every`.
+    package func letThrough(_ emission: Emission) {
+        if trace != nil { say(emission.number, "let through by --then-every, emitted at " + secondsString(emission.time)) }
+        if keyCounts != nil { keyCounts!.emitted(emission.key) }
+        recording?.emitted(emission.number, key: emission.key, at: emission.time)
+    }
+
     /// A pending event was replaced by a later one of its key.
     package func replaced(_ event: EventNumber, by later: EventNumber) {
         if trace != nil { say(event, "replaced by line \(later)") }

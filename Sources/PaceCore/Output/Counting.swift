@@ -48,6 +48,9 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     @inline(__always)
     package mutating func discarded(slot: Int32) { owed[Int(slot)] &+= 1 }
 
+    @inline(__always)
+    package func owedCount(slot: Int32) -> Int64 { owed[Int(slot)] }
+
     /// A key new to the table owes what it owed when it was forgotten.
     @inline(never)
     package mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int) {

@@ -88,6 +88,8 @@ package struct FileSink: LineSink, ~Copyable {
     package let emitTime: Bool
     /// Write through after every line (live mode).
     package let flushEachLine: Bool
+    /// How a count is shown (`--count`, `--count-field`, or not at all).
+    package var countStyle = CountStyle.prefix
 
     package init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool, capacity: Int = FileSink.defaultCapacity) {
         self.port = OutputPort(fd, twin: true)
@@ -111,7 +113,7 @@ package struct FileSink: LineSink, ~Copyable {
         if emission.count == 0 {
             try write(emission.line, at: emission.time)
         } else {
-            try write(emission.line, at: emission.time, count: emission.count)
+            try write(emission.line, at: emission.time, count: emission.count, number: emission.number)
         }
     }
 
@@ -148,7 +150,16 @@ package struct FileSink: LineSink, ~Copyable {
     /// into the scheduler, and every run paid a call through the thunk per
     /// line.
     @inline(never)
-    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64,
+                                number: EventNumber) throws(OutputError) {
+        guard countStyle == .prefix else {
+            if case let .field(member, pair) = countStyle {
+                try write(line, at: time, count: count, member: member, pair: pair, first: number == 1)
+            } else {
+                try emitSlowly(line, at: time)
+            }
+            return
+        }
         if capacity - used < maxSecondsLength + maxCountLength + 2 { try flush() }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
@@ -160,6 +171,47 @@ package struct FileSink: LineSink, ~Copyable {
         used += 1
         try append(line)
         if flushEachLine { try flush() }
+    }
+
+    /// `--count-field`: the line with the count inside it (CountField.swift).
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64, member: [UInt8],
+                                pair: [UInt8], first: Bool) throws(OutputError) {
+        if emitTime {
+            if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
+            used += formatSeconds(time, into: buffer + used)
+            buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
+            used += 1
+        }
+        let place = countFieldPlace(line, skipsMark: first)
+        try appendPart(UnsafeRawBufferPointer(rebasing: line[..<place.at]))
+        // The member without its comma in an empty object.
+        try appendPart(place.json ? member : pair, from: place.json && !place.comma ? 1 : 0)
+        if capacity - used < maxCountLength { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        used += formatCount(count, into: buffer + used)
+        try append(UnsafeRawBufferPointer(rebasing: line[place.at...]))
+        if flushEachLine { try flush() }
+    }
+
+    /// Appends `bytes[start...]` (a NAME's member or pair: short), a byte
+    /// at a time.
+    private mutating func appendPart(_ bytes: [UInt8], from start: Int) throws(OutputError) {
+        for i in start..<bytes.count {
+            if used == capacity { try Self.beforeLine { () throws(OutputError) in try flush() } }
+            buffer.storeBytes(of: bytes[i], toByteOffset: used, as: UInt8.self)
+            used += 1
+        }
+    }
+
+    /// Appends raw bytes, without a `\n` (a part of a line).
+    private mutating func appendPart(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        if bytes.count > capacity - used { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        if bytes.count <= capacity - used {
+            if bytes.count > 0 { (buffer + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            used += bytes.count
+        } else {
+            let port = self.port, target = self.target
+            try Self.beforeLine { () throws(OutputError) in try writeAll(port, bytes, target: target) }
+        }
     }
 
     /// Appends raw bytes followed by `\n`.

@@ -99,6 +99,16 @@ package protocol LineSink: ~Copyable {
     var countsPassTheirBound: Bool { get }
     /// Discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
+
+    // `--then-every` (ThenEvery.swift); false and 0 for every other sink.
+
+    /// The sink lets some discards through (`--then-every`).
+    static var thinsDiscards: Bool { get }
+    /// Whether the discard the key of `slot` is about to have is let
+    /// through instead: its run of discards would reach M.
+    func letsThrough(discardOf slot: Int32) -> Bool
+    /// The discards the key of `slot` owes since its last output line.
+    func owedCount(slot: Int32) -> Int64
 }
 
 extension LineSink where Self: ~Copyable {
@@ -116,6 +126,10 @@ extension LineSink where Self: ~Copyable {
     package mutating func keyReturned(slot: Int32) {}
     package var countsPassTheirBound: Bool { false }
     package var uncountedDiscards: Int64 { 0 }
+    package static var thinsDiscards: Bool { false }
+    @inline(__always)
+    package func letsThrough(discardOf slot: Int32) -> Bool { false }
+    package func owedCount(slot: Int32) -> Int64 { 0 }
     /// A sink that buffers nothing has nothing to write out.
     package mutating func flush() throws(OutputError) {}
 }

@@ -78,10 +78,31 @@ struct RunPlan {
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        guard configuration.count && !Sink.counts else { return watched(policy, keys, &mode, &input, &sink) }
+        if let every = configuration.thenEvery { return thinned(policy, keys, every, &mode, &input, &sink) }
+        guard configuration.counts && !Sink.counts else { return watched(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
         let report = watched(policy, keys, &mode, &input, &counting)
         sink = counting.take()
+        return report
+    }
+
+    /// `--then-every M`: the runs of discards are the counting layer's
+    /// owed counts, so the sink is counted (with or without `--count`:
+    /// the line shows a count only if asked) and then thinned.
+    @inline(never)
+    private func thinned<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ every: Int64, _ mode: inout Mode, _ input: inout LineReader,
+        _ sink: inout Sink
+    ) -> RunReport where P.Payload == EventNumber {
+        if Sink.counts {
+            var thinning = ThenEvery(consume sink, every: every)
+            let report = watched(policy, keys, &mode, &input, &thinning)
+            sink = thinning.take()
+            return report
+        }
+        var thinning = ThenEvery(Counted(consume sink), every: every)
+        let report = watched(policy, keys, &mode, &input, &thinning)
+        sink = thinning.take().take()
         return report
     }
 
@@ -110,7 +131,7 @@ struct RunPlan {
         // The summary's rows, known before the run: SIGUSR1's has them too.
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
-        summary.counted = configuration.count
+        summary.counted = configuration.counts
         summary.reportsExempt = configuration.exempt != nil
         summary.reportsThenEvery = configuration.thenEvery != nil
         let exempt = configuration.exempt.map { ExemptionMatcher($0, delimiter: configuration.delimiter) }

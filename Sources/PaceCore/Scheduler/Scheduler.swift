@@ -48,7 +48,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     private let droppedRef: Unmanaged<FileWriter>?
     private var keys: Keys
     private var held = HeldLines()
-    private var counters = SchedulerStats()
+    var counters = SchedulerStats()
     /// Inside `finish`: emissions are of events still pending at end of input.
     private var finishing = false
     /// A held line is being written (it stays held until the write is done).
@@ -151,11 +151,17 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             // policies that hold at most one).
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
-            if Observer.isActive { observer.replaced(discarded, by: number) }
-            if Sink.counts || droppedRef != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            if Sink.thinsDiscards && sink.letsThrough(discardOf: slot) {
+                try letThrough(held.firstLine(slot), number: discarded, at: t, key: key, slot: slot)
+            } else {
+                if Observer.isActive { observer.replaced(discarded, by: number) }
+                if Sink.counts || droppedRef != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
-            if effects.discarded != nil {
+            if effects.discarded != nil, Sink.thinsDiscards && sink.letsThrough(discardOf: slot) {
+                try letThrough(line, number: number, at: t, key: key, slot: slot)
+            } else if effects.discarded != nil {
                 if Observer.isActive {
                     let reopening = policy.reopening(in: keys[state: slot]) ?? keys.timers.due(of: slot)
                     observer.dropped(number, windowEnd: reopening)
@@ -281,7 +287,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
-    private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+    mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
         try sink.emit(emission)
     }
