@@ -39,3 +39,50 @@ func countFieldPlace(_ line: UnsafeRawBufferPointer, skipsMark: Bool) -> (at: In
     while inside > first && isBlank(line[inside]) { inside -= 1 }
     return (last, true, inside != first)
 }
+
+// MARK: - Writing it
+
+// FileSink's own buffer, written around the place found above (the parts
+// of FileSink this reaches are internal for it).
+extension FileSink {
+    /// `--count-field`: the line with the count inside it (CountField.swift).
+    mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64, member: [UInt8],
+                                pair: [UInt8], first: Bool) throws(OutputError) {
+        if emitTime {
+            if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
+            used += formatSeconds(time, into: buffer + used)
+            buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
+            used += 1
+        }
+        let place = countFieldPlace(line, skipsMark: first)
+        try appendPart(UnsafeRawBufferPointer(rebasing: line[..<place.at]))
+        // The member without its comma in an empty object.
+        try appendPart(place.json ? member : pair, from: place.json && !place.comma ? 1 : 0)
+        if capacity - used < maxCountLength { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        used += formatCount(count, into: buffer + used)
+        try append(UnsafeRawBufferPointer(rebasing: line[place.at...]))
+        if flushEachLine { try flush() }
+    }
+
+    /// Appends `bytes[start...]` (a NAME's member or pair: short), a byte
+    /// at a time.
+    private mutating func appendPart(_ bytes: [UInt8], from start: Int) throws(OutputError) {
+        for i in start..<bytes.count {
+            if used == capacity { try Self.beforeLine { () throws(OutputError) in try flush() } }
+            buffer.storeBytes(of: bytes[i], toByteOffset: used, as: UInt8.self)
+            used += 1
+        }
+    }
+
+    /// Appends raw bytes, without a `\n` (a part of a line).
+    private mutating func appendPart(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        if bytes.count > capacity - used { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        if bytes.count <= capacity - used {
+            if bytes.count > 0 { (buffer + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            used += bytes.count
+        } else {
+            let port = self.port, target = self.target
+            try Self.beforeLine { () throws(OutputError) in try writeAll(port, bytes, target: target) }
+        }
+    }
+}

@@ -78,12 +78,12 @@ private func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int
 package struct FileSink: LineSink, ~Copyable {
     package static let defaultCapacity = 128 * 1024
 
-    private let port: OutputPort
+    let port: OutputPort
     /// Name for error messages (`stdout`, or the `--record` file's path).
-    private let target: String
-    private let buffer: UnsafeMutableRawPointer
-    private let capacity: Int
-    private var used = 0
+    let target: String
+    let buffer: UnsafeMutableRawPointer
+    let capacity: Int
+    var used = 0
     /// Prefix each line with its emission time and a TAB.
     package let emitTime: Bool
     /// Write through after every line (live mode).
@@ -173,47 +173,6 @@ package struct FileSink: LineSink, ~Copyable {
         if flushEachLine { try flush() }
     }
 
-    /// `--count-field`: the line with the count inside it (CountField.swift).
-    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64, member: [UInt8],
-                                pair: [UInt8], first: Bool) throws(OutputError) {
-        if emitTime {
-            if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
-            used += formatSeconds(time, into: buffer + used)
-            buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
-            used += 1
-        }
-        let place = countFieldPlace(line, skipsMark: first)
-        try appendPart(UnsafeRawBufferPointer(rebasing: line[..<place.at]))
-        // The member without its comma in an empty object.
-        try appendPart(place.json ? member : pair, from: place.json && !place.comma ? 1 : 0)
-        if capacity - used < maxCountLength { try Self.beforeLine { () throws(OutputError) in try flush() } }
-        used += formatCount(count, into: buffer + used)
-        try append(UnsafeRawBufferPointer(rebasing: line[place.at...]))
-        if flushEachLine { try flush() }
-    }
-
-    /// Appends `bytes[start...]` (a NAME's member or pair: short), a byte
-    /// at a time.
-    private mutating func appendPart(_ bytes: [UInt8], from start: Int) throws(OutputError) {
-        for i in start..<bytes.count {
-            if used == capacity { try Self.beforeLine { () throws(OutputError) in try flush() } }
-            buffer.storeBytes(of: bytes[i], toByteOffset: used, as: UInt8.self)
-            used += 1
-        }
-    }
-
-    /// Appends raw bytes, without a `\n` (a part of a line).
-    private mutating func appendPart(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        if bytes.count > capacity - used { try Self.beforeLine { () throws(OutputError) in try flush() } }
-        if bytes.count <= capacity - used {
-            if bytes.count > 0 { (buffer + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
-            used += bytes.count
-        } else {
-            let port = self.port, target = self.target
-            try Self.beforeLine { () throws(OutputError) in try writeAll(port, bytes, target: target) }
-        }
-    }
-
     /// Appends raw bytes followed by `\n`.
     @inline(__always)
     package mutating func append(_ line: UnsafeRawBufferPointer) throws(OutputError) {
@@ -243,7 +202,7 @@ package struct FileSink: LineSink, ~Copyable {
 
     /// A write on the way to storing a line: if it is interrupted, that line
     /// did not go out either.
-    private static func beforeLine(_ write: () throws(OutputError) -> Void) throws(OutputError) {
+    static func beforeLine(_ write: () throws(OutputError) -> Void) throws(OutputError) {
         do throws(OutputError) {
             try write()
         } catch {

@@ -287,7 +287,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
-    mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+    private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
         try sink.emit(emission)
     }
