@@ -47,28 +47,49 @@ package struct Exemption: Equatable, Sendable {
     }
 }
 
-/// Decides, line by line, whether a line is exempt.
-package struct ExemptionMatcher {
+/// Decides, line by line, whether a line is exempt. A class, so the driver
+/// holds one reference (a struct of arrays was retained and released field
+/// by field at every line), with the values back to back in one buffer.
+package final class ExemptionMatcher {
     private let field: KeyExtractor
-    private let values: [[UInt8]]
+    /// Every value, lower-cased, one after the other.
+    private let bytes: UnsafeMutableRawBufferPointer
+    /// Where each value ends in `bytes`.
+    private let ends: UnsafeMutableBufferPointer<Int>
 
     package init(_ exemption: Exemption, delimiter: UInt8?) {
         field = KeyExtractor(FieldSelector([exemption.item]), delimiter: delimiter)
-        values = exemption.values
+        let all = exemption.values.flatMap { $0 }
+        bytes = .allocate(byteCount: max(all.count, 1), alignment: 8)
+        bytes.copyBytes(from: all)
+        ends = .allocate(capacity: exemption.values.count)
+        var end = 0
+        for (i, value) in exemption.values.enumerated() {
+            end += value.count
+            ends[i] = end
+        }
+    }
+
+    deinit {
+        bytes.deallocate()
+        ends.deallocate()
     }
 
     /// Whether the line (its fields, as keys see them) is exempt.
+    @inline(__always)
     package func exempts(_ fields: UnsafeRawBufferPointer) -> Bool {
         let value = field.key(of: fields)
-        for candidate in values where candidate.count == value.count {
-            var equal = true
-            for i in 0..<value.count where asciiLowercased(value[i]) != candidate[i] {
-                equal = false
-                break
-            }
-            if equal { return true }
+        var start = 0
+        for end in ends {
+            if end &- start == value.count && equalIgnoringCase(value, from: start) { return true }
+            start = end
         }
         return false
+    }
+
+    private func equalIgnoringCase(_ value: UnsafeRawBufferPointer, from start: Int) -> Bool {
+        for i in 0..<value.count where asciiLowercased(value[i]) != bytes[start &+ i] { return false }
+        return true
     }
 }
 
