@@ -79,6 +79,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary
     var lineNumber: EventNumber = 0
+    // `--exempt`'s matcher, reached with no reference taken (a strong
+    // optional cost every line a retain and a release, flag or not).
+    let exemptRef = exempt.map { Unmanaged.passUnretained($0) }
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
     var ending = false
@@ -178,8 +181,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // `--exempt`: outside the policy, at its event time, with the
                 // key it would have had (PACE_KEY). One predictable branch
                 // a line without it.
-                if let exempt, exempt.exempts(contentStart == 0 ? fields
-                                              : lineNumber == 1 ? withoutByteOrderMark(content) : content) {
+                if let exemptRef, exemptRef._withUnsafeGuaranteedRef({
+                    $0.exempts(contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }) {
                     report.exempt += 1
                     try scheduler.bypass(content, number: lineNumber, .exempt, at: t, key: key)
                     continue reading
