@@ -234,6 +234,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     if let (spelling, text) = typed.value(.resolveAfter) {
         config.resolveAfter = try duration(text ?? "", for: spelling)
     }
+    try floodOptions(typed, &config, policy: chosen.spelling)
 
     switch typed.positionals.count {
     case 0: break

@@ -65,6 +65,12 @@ package struct Configuration: Equatable, Sendable {
     package var resolveAfter: Nanoseconds?
     /// `--state FILE` (live only), or nil.
     package var state: StateOptions?
+    /// `--exempt ITEM=VALUES`: lines outside the policy.
+    package var exempt: Exemption?
+    /// `--then-every M`: every Mth discard of a key in a row is emitted.
+    package var thenEvery: Int64?
+    /// `--count-field NAME`: the count inside the line, as NAME's bytes.
+    package var countField: [UInt8]?
 
     package init(policy: PolicyChoice) {
         self.policy = policy
@@ -88,6 +94,9 @@ package struct Configuration: Equatable, Sendable {
         exec = nil
         resolveAfter = nil
         state = nil
+        exempt = nil
+        thenEvery = nil
+        countField = nil
     }
 }
 
@@ -100,6 +109,16 @@ package struct StateOptions: Equatable, Sendable {
 }
 
 extension Configuration {
+    /// How stdout shows a count: `--count-field`'s member, `--count`'s
+    /// prefix, or none (counted for `--then-every` alone).
+    package var countStyle: CountStyle {
+        if let countField { return .field(countField) }
+        return count ? .prefix : .hidden
+    }
+
+    /// Whether lines are counted: `--count` or `--count-field`.
+    package var counts: Bool { count || countField != nil }
+
     /// `--limit`'s bucket (`--trace` says why a line is dropped with it).
     package var limitRate: CellRate? {
         if case let .limit(rate) = policy { return rate }

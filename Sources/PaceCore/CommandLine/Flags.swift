@@ -9,6 +9,7 @@ enum FlagID: Hashable, Sendable {
     case exec, onBusy, jobs, killAfter
     case resolveAfter
     case progress, metrics
+    case exempt, thenEvery, countField
 }
 
 struct Flag: Sendable {
@@ -65,7 +66,11 @@ let flagTable: [Flag] = [
     Flag(.resolveAfter, ["--resolve-after"], value: "duration", .option,
          "Episodes: a 'resolved' line (the key's last line again) once a key has had no line for <duration> and nothing pending; every output line is marked first, repeat, resolved or exempt (a TAB column after the prefixes; PACE_EVENT with --exec)."),
     Flag(.keyField, ["--key-field"], value: "fields", .option,
-         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. Lines lacking them share the empty key."),
+         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. An item followed by ~ is masked: each run of letters, digits, _ and . holding a digit becomes # (5-~, msg~: one key per message template). Lines lacking them share the empty key."),
+    Flag(.exempt, ["--exempt"], value: "item=values", .option,
+         "Lines whose field <item> (a number or a NAME) has one of <values> (comma-separated, ASCII case ignored) pass outside the policy, at once, counting 1: level=error,fatal."),
+    Flag(.thenEvery, ["--then-every"], value: "m", .option,
+         "Of the lines a key's policy would drop, let every <m>th in a row through (an integer >= 2), counting <m>; not with --rate."),
     Flag(.delimiter, ["--delimiter"], value: "byte", .option,
          "Split fields at each <byte> (as cut -d; '\\t' is TAB) instead of at runs of spaces and tabs."),
     Flag(.replay, ["--replay"], .option,
@@ -86,6 +91,8 @@ let flagTable: [Flag] = [
          "Prefix each output line with its emission time in seconds (6 decimals) and a TAB."),
     Flag(.count, ["--count"], .option,
          "Prefix each output line with a count and a TAB (after --emit-time's prefix): the line itself plus the lines of its key dropped since that key's previous output line."),
+    Flag(.countField, ["--count-field"], value: "name", .option,
+         "The count of --count inside the line instead: ,\"<name>\":N before a JSON object's closing brace, else <name>=N appended; not with --count or --exec."),
     Flag(.dropped, ["--dropped"], value: "file", .option,
          "Write every input line that does not reach stdout to <file> (created or truncated), as it is dropped; with --emit-time, after the time it was dropped and a TAB."),
     Flag(.record, ["--record"], value: "file", .option,

@@ -189,16 +189,17 @@ package final class CommandRunner<Dropped: LineSink> {
     /// discarded (`--on-busy drop`, after shutdown). `count` is what
     /// `--count` would show; `lineNumber` names it (unique among lines in
     /// flight) in failure messages. `mark`: `--resolve-after`'s (PACE_EVENT);
-    /// a resolved or exempt line is never discarded by `--on-busy`, and a
+    /// a resolved or exempt line (and, `kept`, any line outside the policy)
+    /// is never discarded by `--on-busy`, and a
     /// resolved line, a copy of its key's last line, is known to the queue
     /// by its own number (`resolvedLine`), as that line may be in flight too.
     package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
-                       lineNumber: EventNumber, mark: EpisodeMark = .none) throws(OutputError) {
+                       lineNumber: EventNumber, mark: EpisodeMark = .none, kept: Bool = false) throws(OutputError) {
         latestTime = time
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
         stored[id] = Stored(line: Array(line), key: Array(key), time: time, mark: mark)
         try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(),
-                                         outsideBusy: mark == .resolved || mark == .exempt)),
+                                         outsideBusy: kept || mark == .resolved || mark == .exempt)),
                     on: .submitted(id))
     }
 

@@ -57,7 +57,8 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
         shown.withUnsafeBytes { key in
             do throws(OutputError) {
                 try runner.submit(line: emission.line, key: key, time: emission.time, count: emission.count,
-                                  lineNumber: emission.number, mark: emission.mark)
+                                  lineNumber: emission.number, mark: emission.mark,
+                                  kept: emission.slot == Emission.outsidePolicy)
             } catch {
                 failure = error
             }

@@ -27,6 +27,8 @@ package protocol SchedulerObserver: AnyObject {
     func dropped(_ event: EventNumber, windowEnd: Instant?)
     /// A line that never reached the policy.
     func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant)
+    /// A discarded event was emitted instead, by `--then-every`.
+    func letThrough(_ emission: Emission)
     /// A good moment to write out what was gathered.
     func flush()
     /// The distinct-key count when it is an estimate, else nil.
@@ -44,6 +46,8 @@ package enum Bypass: Equatable, Sendable {
     case badTimeSkipped
     /// Its timestamp did not parse, and `--on-bad-time pass` wrote it.
     case badTimePassed
+    /// `--exempt`: written at once, at its event time.
+    case exempt
 }
 
 
@@ -57,6 +61,7 @@ package final class NoObserver: SchedulerObserver {
     package func replaced(_ event: EventNumber, by later: EventNumber) {}
     package func dropped(_ event: EventNumber, windowEnd: Instant?) {}
     package func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {}
+    package func letThrough(_ emission: Emission) {}
     package func flush() {}
     package var distinctKeysEstimate: Int64? { nil }
     package func results(into report: inout RunReport, marblesWidth: Int?) {}

@@ -124,6 +124,13 @@ package final class RunInsight: SchedulerObserver {
         recording?.resolved(key: emission.key, at: emission.time)
     }
 
+    /// A discarded event was emitted instead, by `--then-every`.
+    package func letThrough(_ emission: Emission) {
+        if trace != nil { say(emission.number, "let through by --then-every, emitted at " + secondsString(emission.time)) }
+        if keyCounts != nil { keyCounts!.emitted(emission.key) }
+        recording?.emitted(emission.number, key: emission.key, at: emission.time)
+    }
+
     /// A pending event was replaced by a later one of its key.
     package func replaced(_ event: EventNumber, by later: EventNumber) {
         if trace != nil { say(event, "replaced by line \(later)") }
@@ -148,6 +155,7 @@ package final class RunInsight: SchedulerObserver {
         case .empty: say(line, "empty, skipped")
         case .badTimeSkipped: say(line, "bad timestamp, skipped")
         case .badTimePassed: say(line, "bad timestamp, passed through at " + secondsString(time))
+        case .exempt: say(line, "exempt, emitted at " + secondsString(time))
         }
     }
 

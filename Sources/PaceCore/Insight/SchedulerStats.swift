@@ -13,6 +13,8 @@ package struct SchedulerStats: Equatable, Sendable {
     package var peakActiveKeys: Int64 = 0
     /// The most events held at once (`--rate`'s peak backlog).
     package var peakBacklog: Int64 = 0
+    /// `--then-every`: discards it let through instead.
+    package var thenEveryPasses: Int64 = 0
     /// `--count`: discards of keys forgotten with their count (see
     /// ForgottenCounts), never counted.
     package var uncountedDiscards: Int64 = 0

@@ -148,6 +148,15 @@ package protocol LineSink: ~Copyable {
     func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void)
     /// `key`, not in the table, owes `count` (a loaded key that is idle).
     mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64)
+
+    // `--then-every` (ThenEvery.swift); false for every other sink. The run
+    // of discards it counts is the owed count of `owed(slot:)`.
+
+    /// The sink lets some discards through (`--then-every`).
+    static var thinsDiscards: Bool { get }
+    /// Whether the discard the key of `slot` is about to have is let
+    /// through instead: its run of discards would reach M.
+    func letsThrough(discardOf slot: Int32) -> Bool
 }
 
 extension LineSink where Self: ~Copyable {
@@ -175,6 +184,10 @@ extension LineSink where Self: ~Copyable {
     package mutating func setOwed(slot: Int32, _ count: Int64) {}
     package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) {}
     package mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64) {}
+
+    package static var thinsDiscards: Bool { false }
+    @inline(__always)
+    package func letsThrough(discardOf slot: Int32) -> Bool { false }
     /// A sink that buffers nothing has nothing to write out.
     package mutating func flush() throws(OutputError) {}
 }

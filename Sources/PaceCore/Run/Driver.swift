@@ -76,7 +76,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
     keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals,
-    state: StateKeeper? = nil, watch: RunWatch? = nil
+    state: StateKeeper? = nil, watch: RunWatch? = nil, exempt: ExemptionMatcher? = nil
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary
     /// `--state`: the keys as the run leaves them, taken before live mode's
@@ -85,6 +85,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     /// A second signal ends pace without a save (SPEC).
     var saves = state != nil
     var lineNumber: EventNumber = 0
+    // `--exempt`'s matcher, reached with no reference taken (a strong
+    // optional cost every line a retain and a release, flag or not).
+    let exemptRef = exempt.map { Unmanaged.passUnretained($0) }
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
     var ending = false
@@ -193,6 +196,16 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // did not see line 1's byte-order mark either.
                 if Keys.isKeyed {
                     key = keys.key(of: contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }
+                // `--exempt`: outside the policy, at its event time, with the
+                // key it would have had (PACE_KEY). One predictable branch
+                // a line without it.
+                if let exemptRef, exemptRef._withUnsafeGuaranteedRef({
+                    $0.exempts(contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }) {
+                    report.exempt += 1
+                    try scheduler.bypass(content, number: lineNumber, .exempt, at: t, key: key)
+                    continue reading
                 }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):

@@ -103,14 +103,15 @@ struct RunPlan {
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        if state != nil && !configuration.count && !Sink.counts {
+        if let every = configuration.thenEvery { return thinned(policy, keys, every, &mode, &input, &sink) }
+        if state != nil && !configuration.counts && !Sink.counts {
             // `--state` keeps every count, shown or not.
             var counting = Counted(HiddenCounts(consume sink))
             let report = marked(policy, keys, &mode, &input, &counting)
             sink = counting.take().take()
             return report
         }
-        guard configuration.count && !Sink.counts else { return marked(policy, keys, &mode, &input, &sink) }
+        guard configuration.counts && !Sink.counts else { return marked(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
         let report = marked(policy, keys, &mode, &input, &counting)
         sink = counting.take()
@@ -126,6 +127,26 @@ struct RunPlan {
         var marking = Marked(consume sink, showsCount: configuration.count)
         let report = watched(policy, keys, &mode, &input, &marking)
         sink = marking.take()
+        return report
+    }
+
+    /// `--then-every M`: the runs of discards are the counting layer's
+    /// owed counts, so the sink is counted (with or without `--count`:
+    /// the line shows a count only if asked) and then thinned.
+    @inline(never)
+    private func thinned<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ every: Int64, _ mode: inout Mode, _ input: inout LineReader,
+        _ sink: inout Sink
+    ) -> RunReport where P.Payload == EventNumber {
+        if Sink.counts {
+            var thinning = ThenEvery(consume sink, every: every)
+            let report = marked(policy, keys, &mode, &input, &thinning)
+            sink = thinning.take()
+            return report
+        }
+        var thinning = ThenEvery(Counted(consume sink), every: every)
+        let report = marked(policy, keys, &mode, &input, &thinning)
+        sink = thinning.take().take()
         return report
     }
 
@@ -155,13 +176,16 @@ struct RunPlan {
         // The summary's rows, known before the run: SIGUSR1's has them too.
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
-        summary.counted = configuration.count
+        summary.counted = configuration.counts
         summary.reportsEpisodes = configuration.resolveAfter != nil
+        summary.reportsExempt = configuration.exempt != nil
+        summary.reportsThenEvery = configuration.thenEvery != nil
+        let exempt = configuration.exempt.map { ExemptionMatcher($0, delimiter: configuration.delimiter) }
         state?.load(into: &scheduler, at: mode.now)
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals,
-                                    state: state, watch: watch)
+                                    state: state, watch: watch, exempt: exempt)
         scheduler.reportInsight(into: &report, columns: columns)
         sink = scheduler.takeSink()
         return report

@@ -168,11 +168,17 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             // policies that hold at most one).
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
-            if Observer.isActive { observer.replaced(discarded, by: number) }
-            if Sink.counts || droppedRef != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            if Sink.thinsDiscards && sink.letsThrough(discardOf: slot) {
+                try letThrough(held.firstLine(slot), number: discarded, at: t, key: key, slot: slot)
+            } else {
+                if Observer.isActive { observer.replaced(discarded, by: number) }
+                if Sink.counts || droppedRef != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
-            if effects.discarded != nil {
+            if effects.discarded != nil, Sink.thinsDiscards && sink.letsThrough(discardOf: slot) {
+                try letThrough(line, number: number, at: t, key: key, slot: slot)
+            } else if effects.discarded != nil {
                 if Observer.isActive {
                     let reopening = policy.reopening(in: keys[state: slot]) ?? keys.timers.due(of: slot)
                     observer.dropped(number, windowEnd: reopening)

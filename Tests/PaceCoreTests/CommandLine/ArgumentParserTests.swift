@@ -300,8 +300,18 @@ struct ArgumentParserTests {
           --key-field <fields>    Independent state per key: the key is the values of
                                   <fields>, a comma-separated list of N (field N,
                                   1-based), N-M, N- and NAMEs (a JSON member such as
-                                  kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host.
-                                  Lines lacking them share the empty key.
+                                  kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. An
+                                  item followed by ~ is masked: each run of letters,
+                                  digits, _ and . holding a digit becomes # (5-~, msg~:
+                                  one key per message template). Lines lacking them
+                                  share the empty key.
+          --exempt <item=values>  Lines whose field <item> (a number or a NAME) has one
+                                  of <values> (comma-separated, ASCII case ignored) pass
+                                  outside the policy, at once, counting 1:
+                                  level=error,fatal.
+          --then-every <m>        Of the lines a key's policy would drop, let every
+                                  <m>th in a row through (an integer >= 2), counting
+                                  <m>; not with --rate.
           --delimiter <byte>      Split fields at each <byte> (as cut -d; '\\t' is TAB)
                                   instead of at runs of spaces and tabs.
           --replay                Replay mode: time comes from each line's timestamp, on
@@ -326,6 +336,9 @@ struct ArgumentParserTests {
                                   --emit-time's prefix): the line itself plus the lines
                                   of its key dropped since that key's previous output
                                   line.
+          --count-field <name>    The count of --count inside the line instead:
+                                  ,"<name>":N before a JSON object's closing brace, else
+                                  <name>=N appended; not with --count or --exec.
           --dropped <file>        Write every input line that does not reach stdout to
                                   <file> (created or truncated), as it is dropped; with
                                   --emit-time, after the time it was dropped and a TAB.

@@ -9,7 +9,7 @@
 # with --limit or --rate only, the replay-only flags with --replay only.
 
 set -g __pace_valued debounce leading throttle throttle-first throttle-last limit rate max-wait burst \
-    key-field delimiter time-format year time-field on-bad-time resolve-after dropped record state metrics exec on-busy jobs kill-after
+    key-field delimiter time-format year time-field on-bad-time resolve-after exempt then-every count-field dropped record state metrics exec on-busy jobs kill-after
 
 function __pace_given
     # Whether one of the flags named is on the line already, leaving out the
@@ -61,6 +61,7 @@ complete -c pace -n '__pace_given limit rate; and not __pace_given burst' -l bur
 
 # Fields.
 complete -c pace -n 'not __pace_given key-field' -l key-field -x -d 'State per key: fields N, N-M, N- or NAMEs'
+complete -c pace -n 'not __pace_given exempt' -l exempt -x -d 'Lines whose field ITEM has one of VALUES pass outside the policy'
 complete -c pace -n 'not __pace_given delimiter' -l delimiter -x -d 'Split fields at each single byte (\t is TAB)'
 
 # Replay.
@@ -86,8 +87,10 @@ complete -c pace -n '__pace_given replay; and not __pace_given marbles' -l marbl
 
 # Output.
 complete -c pace -n 'not __pace_given emit-time' -l emit-time -d 'Prefix each line with its emission time'
-complete -c pace -n 'not __pace_given count' -l count -d 'Prefix each line with the lines it stands for'
+complete -c pace -n 'not __pace_given then-every rate batch' -l then-every -x -d "Of a key's discards, let every Mth in a row through"
+complete -c pace -n 'not __pace_given count count-field' -l count -d 'Prefix each line with the lines it stands for'
 complete -c pace -n 'not __pace_given resolve-after' -l resolve-after -x -a '(__pace_durations)' -d 'Mark episodes; a resolved line after this much quiet'
+complete -c pace -n 'not __pace_given count count-field exec' -l count-field -x -d 'The count inside the line: a JSON member or a logfmt pair'
 complete -c pace -n 'not __pace_given dropped' -l dropped -r -F -d 'Write the lines that do not reach stdout to a file'
 complete -c pace -n 'not __pace_given record replay' -l record -r -F -d 'Live: also write every input line with its time'
 complete -c pace -n 'not __pace_given state replay' -l state -r -F -d 'Live: keep per-key state across runs in a file'
