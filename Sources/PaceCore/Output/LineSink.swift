@@ -50,6 +50,14 @@ package struct Emission {
     /// The key's slot in the scheduler (the counting layer's index), or
     /// `Emission.outsidePolicy` for a line that never met the policy.
     package var slot: Int32
+    /// `--batch`: this line's place in its batch, from 0.
+    package var batchIndex: Int32
+    /// `--batch`: the lines of its batch (1 for a line that goes out
+    /// alone); 0 when the run has no `--batch`.
+    package var batchSize: Int32
+
+    /// The last line of its batch, or a line outside any batch.
+    package var endsBatch: Bool { batchIndex + 1 >= batchSize }
 
     /// The slot of a line outside the policy (`--on-bad-time pass`): it
     /// counts 1.
@@ -58,13 +66,15 @@ package struct Emission {
     @inline(__always)
     package init(line: UnsafeRawBufferPointer, time: Instant, number: EventNumber, count: Int64 = 0,
                  key: UnsafeRawBufferPointer = .empty,
-                 slot: Int32 = Emission.outsidePolicy) {
+                 slot: Int32 = Emission.outsidePolicy, batchIndex: Int32 = 0, batchSize: Int32 = 0) {
         self.line = line
         self.time = time
         self.number = number
         self.count = count
         self.key = key
         self.slot = slot
+        self.batchIndex = batchIndex
+        self.batchSize = batchSize
     }
 }
 

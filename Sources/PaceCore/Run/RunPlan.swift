@@ -65,6 +65,9 @@ struct RunPlan {
                                                         _ sink: inout Sink) -> RunReport {
         switch configuration.policy {
         case let .debounce(window, maxWait):
+            if let batch = configuration.batch {
+                return keyed(BatchDebounce(window: window, maxWait: maxWait, limit: batch), &mode, &input, &sink)
+            }
             return keyed(Debounce(window: window, maxWait: maxWait), &mode, &input, &sink)
         case let .leading(window):
             return keyed(Leading(window: window), &mode, &input, &sink)
@@ -73,6 +76,9 @@ struct RunPlan {
         case let .throttle(window):
             return keyed(ThrottleFirst(window: window), &mode, &input, &sink)
         case let .throttleLast(window):
+            if let batch = configuration.batch {
+                return keyed(BatchThrottleLast(window: window, limit: batch), &mode, &input, &sink)
+            }
             return keyed(ThrottleLast(window: window), &mode, &input, &sink)
         case let .limit(rate):
             return keyed(Limit(rate: rate), &mode, &input, &sink)
@@ -127,6 +133,7 @@ struct RunPlan {
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
         summary.counted = configuration.count
+        summary.reportsBatches = configuration.batch != nil
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals)

@@ -37,6 +37,9 @@ package struct RunReport: Equatable, Sendable {
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
     package var reportsBacklog = false
 
+    /// `--batch`: `--stats` shows the batches and the largest one.
+    package var reportsBatches = false
+
     /// `--count` was given: `--stats` shows the discards it could not count.
     package var counted = false
 
@@ -111,6 +114,9 @@ package struct RunReport: Equatable, Sendable {
             ("empty lines", String(emptyLines)),
         ]
         if reportsBacklog { rows.append(("peak backlog", String(scheduler.peakBacklog))) }
+        if reportsBatches {
+            rows += [("batches", String(scheduler.batches)), ("largest batch", String(scheduler.largestBatch))]
+        }
         if counted { rows.append(("uncounted discards", String(scheduler.uncountedDiscards))) }
         if let commands {
             rows += [("commands run", String(commands.run)), ("commands failed", String(commands.failed)),

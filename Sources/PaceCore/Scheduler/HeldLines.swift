@@ -128,6 +128,40 @@ struct HeldLines: ~Copyable {
         }
     }
 
+    // MARK: - Batches
+    //
+    // A `--batch` goes out oldest first: the first line from the slot's
+    // record, then the queue behind it, taken out of the table while its
+    // lines are written from where they are (no copy into the record), and
+    // put back empty, keeping its buffer for the key's next batch. Each line
+    // stops counting as held as its write begins.
+
+    /// Lets go of the first event of `slot`, leaving the ones behind it in
+    /// its queue (`takeQueue`).
+    @inline(__always)
+    mutating func dropFirstOfBatch(_ slot: Int32) {
+        records.pointer(to: Int(slot)).pointee.number = 0
+        count -= 1
+    }
+
+    /// The events held behind the first of `slot`, taken out to be written.
+    @inline(__always)
+    mutating func takeQueue(_ slot: Int32) -> LineQueue? { more.removeValue(forKey: slot) }
+
+    /// One line of a taken queue is being written: it is no longer held.
+    @inline(__always)
+    mutating func queuedLineGone() { count -= 1 }
+
+    /// A taken queue comes back, emptied, with its buffer.
+    @inline(__always)
+    mutating func returnQueue(_ queue: LineQueue, to slot: Int32) { more[slot] = queue }
+
+    /// The key of `slot` is forgotten: the queue its batches used goes too.
+    @inline(__always)
+    mutating func releaseQueue(_ slot: Int32) {
+        if !more.isEmpty { more[slot] = nil }
+    }
+
     /// The slot is forgotten (idle): an oversized buffer is freed.
     @inline(__always)
     mutating func release(_ slot: Int32) {
@@ -206,15 +240,19 @@ struct LineQueue {
         bytes.append(contentsOf: line)
     }
 
-    /// Hands the oldest entry to `body`, then removes it.
-    mutating func removeFirst(_ body: (UnsafeRawBufferPointer, EventNumber) -> Void) {
+    /// Hands the oldest entry to `body`, then removes it (also when `body`
+    /// throws: the caller gives up the rest then).
+    @inline(__always)
+    mutating func removeFirst<E: Error>(_ body: (UnsafeRawBufferPointer, EventNumber) throws(E) -> Void) throws(E) {
+        var failure: E?
         let taken = bytes.withWaiting { waiting in
             let raw = UnsafeRawBufferPointer(waiting)
             let number = raw.loadUnaligned(fromByteOffset: 0, as: EventNumber.self)
             let count = Int(raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
-            body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number)
+            do throws(E) { try body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number) } catch { failure = error }
             return 16 + count
         }
         bytes.removeFirst(taken)
+        if let failure { throw failure }
     }
 }

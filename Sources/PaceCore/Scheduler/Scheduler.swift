@@ -46,13 +46,14 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// every discard (25 instructions a line).
     let dropped: FileWriter?
     private let droppedRef: Unmanaged<FileWriter>?
-    private var keys: Keys
-    private var held = HeldLines()
-    private var counters = SchedulerStats()
+    // Not private: `--batch`'s part (Batches.swift) reaches them.
+    var keys: Keys
+    var held = HeldLines()
+    var counters = SchedulerStats()
     /// Inside `finish`: emissions are of events still pending at end of input.
-    private var finishing = false
+    var finishing = false
     /// A held line is being written (it stays held until the write is done).
-    private var writingHeld = false
+    var writingHeld = false
     private var batch: [Int32] = []
 
     /// - Parameters:
@@ -140,10 +141,15 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             try forgetLapsedKeys(at: t, peakBefore: peakBefore)
         }
         let effects = policy.reduce(into: &keys[state: slot], .event(number, at: t))
+        if P.batches, let batch = effects.batch {
+            try releaseFullBatch(batch, effects, line, key: key, at: t, number: number, slot: slot, borrowing: borrowing)
+            return
+        }
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
-            try write(Emission(line: line, time: t, number: number, key: key, slot: slot), atEnd: false)
+            try write(Emission(line: line, time: t, number: number, key: key, slot: slot, batchSize: P.batches ? 1 : 0),
+                      atEnd: false)
         }
         if let due = effects.schedule { keys.timers.set(slot: slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -225,7 +231,9 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     @inline(__always)
     private mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
         let effects = policy.reduce(into: &keys[state: slot], .timerFired(at: due))
-        if let emitted = effects.emit {
+        if P.batches, let batch = effects.batch {
+            try writeBatch(batch, of: slot, at: stamp ?? due)
+        } else if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
             writingHeld = true
@@ -281,7 +289,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
-    private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+    mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
         try sink.emit(emission)
     }
@@ -323,9 +331,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// The key of `slot` went idle: its state is forgotten; a key that
     /// leaves the table takes what it owes to the counting layer.
     @inline(__always)
-    private mutating func release(_ slot: Int32) {
+    mutating func release(_ slot: Int32) {
         precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
         held.release(slot)
+        if P.batches { held.releaseQueue(slot) }
         keys.release(slot, counters: &counters, telling: &sink)
     }
 }
