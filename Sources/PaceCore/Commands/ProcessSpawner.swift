@@ -32,7 +32,7 @@ struct ProcessSpawner {
     private let inherited: Int
     let shell: [UInt8]
 
-    static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT="].map { Array($0.utf8) }
+    static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT=", "PACE_BATCH="].map { Array($0.utf8) }
 
     /// The kernel's limit for one environment string (SPEC: Commands):
     /// execve(2) fails with E2BIG when a `NAME=value` string, its NUL
@@ -86,10 +86,11 @@ struct ProcessSpawner {
 
     /// Spawns the command with `stdinFD` as its stdin (closed in pace by the
     /// caller afterwards) and `values` (PACE_LINE's, PACE_KEY's, PACE_TIME's
-    /// and PACE_COUNT's bytes, each cut at its first NUL). Returns the pid,
-    /// or the errno of the failure.
+    /// and PACE_COUNT's bytes, and with `--batch` PACE_BATCH's, each cut at
+    /// its first NUL; a variable without a value is not set). Returns the
+    /// pid, or the errno of the failure.
     func spawn(stdinFD: Int32, values: [UnsafeRawBufferPointer]) -> Result<pid_t, SpawnError> {
-        precondition(values.count == Self.variables.count, "ProcessSpawner: \(values.count) values")
+        precondition(values.count >= 4 && values.count <= Self.variables.count, "ProcessSpawner: \(values.count) values")
         // One buffer for the four `NAME=value\0` strings.
         var size = 0
         for (name, value) in zip(Self.variables, values) { size += name.count + cut(value, name: name).count + 1 }
