@@ -141,7 +141,8 @@ struct LiveTests {
     @Test("a recorded live run replays to the same output",
           arguments: [["--throttle-last", "100ms"], ["--debounce", "80ms", "--key-field", "1"],
                       ["--limit", "3/100ms", "--burst", "2", "--key-field", "1"],
-                      ["--rate", "30/s", "--burst", "2", "--key-field", "1"]])
+                      ["--rate", "30/s", "--burst", "2", "--key-field", "1"],
+                      ["--throttle-last", "100ms", "--batch", "3"], ["--debounce", "80ms", "--batch", "2", "--key-field", "1"]])
     func recordThenReplay(_ policy: [String]) throws {
         let record = temporaryPath("record-\(policy[0].dropFirst(2))")
         defer { unlink(record) }
