@@ -53,19 +53,15 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         writingHeld = false
         held.dropFirstOfBatch(slot)
         guard size > 1 else { return }
-        guard var queue = held.takeQueue(slot) else {
-            preconditionFailure("Scheduler: a batch of \(size) from a key that holds one event")
-        }
-        defer { held.returnQueue(queue, to: slot) }
+        // The queue is reached through a pointer: writing touches the sink,
+        // never the held lines, so it stays where it is meanwhile.
+        let queue = held.queue(slot)
         var index: Int32 = 1
-        while !queue.isEmpty {
+        try queue.pointee.removeAll { (line, number) throws(OutputError) in
             held.queuedLineGone()
             counters.emitted += 1
-            let place = index
-            try queue.removeFirst { (line, number) throws(OutputError) in
-                try write(Emission(line: line, time: time, number: number, key: key, slot: slot,
-                                   batchIndex: place, batchSize: size), atEnd: atEnd)
-            }
+            try write(Emission(line: line, time: time, number: number, key: key, slot: slot,
+                               batchIndex: index, batchSize: size), atEnd: atEnd)
             index += 1
         }
         precondition(index == size, "Scheduler: a batch of \(size) wrote \(index) lines")

@@ -48,7 +48,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     private let droppedRef: Unmanaged<FileWriter>?
     // Not private: `--batch`'s part (Batches.swift) reaches them.
     var keys: Keys
-    var held = HeldLines()
+    var held = HeldLines(batches: P.batches)
     var counters = SchedulerStats()
     /// Inside `finish`: emissions are of events still pending at end of input.
     var finishing = false
