@@ -9,18 +9,23 @@ package struct Emitted: Equatable, CustomStringConvertible, Sendable {
     package var line: [UInt8]
     /// `--count`'s number, when the run counts (0 otherwise).
     package var count: Int64
+    /// `--resolve-after`'s mark (`.none` without it).
+    package var mark: EpisodeMark
 
-    package init(time: Instant, line: [UInt8], count: Int64 = 0) {
+    package init(time: Instant, line: [UInt8], count: Int64 = 0, mark: EpisodeMark = .none) {
         self.time = time
         self.line = line
         self.count = count
+        self.mark = mark
     }
 
     package init(time: Instant, _ line: String) {
         self.init(time: time, line: Array(line.utf8))
     }
 
-    package var description: String { "\(String(decoding: line, as: UTF8.self))@\(time)" }
+    package var description: String {
+        "\(String(decoding: line, as: UTF8.self))@\(time)" + (mark == .none ? "" : ":\(mark.word)")
+    }
 }
 
 /// An emission's place in its `--batch` (size 0: the run has none).
@@ -43,7 +48,8 @@ package struct RecordingSink: LineSink {
     package var batchPlaces: [BatchPlace] = []
     package init() {}
     package mutating func emit(_ emission: Emission) throws(OutputError) {
-        emissions.append(Emitted(time: emission.time, line: Array(emission.line), count: emission.count))
+        emissions.append(Emitted(time: emission.time, line: Array(emission.line), count: emission.count,
+                                 mark: emission.mark))
         batchPlaces.append(BatchPlace(emission.batchIndex, of: emission.batchSize))
     }
 }

@@ -48,6 +48,28 @@ struct BatchEndToEndTests {
         #expect(result.status == 0)
     }
 
+    @Test("with --resolve-after: a batch is one output, all its lines one mark; the resolved line after the last batch")
+    func batchesWithEpisodes() throws {
+        // --throttle-last 5s --batch 2: 0 at once (first); 1 and 2 fill a
+        // batch at 2 (repeat, both); 3 at the window's end, 7; resolved at
+        // max(3 + 10, 7) = 13, owing nothing.
+        let result = try Pace.run(["--throttle-last", "5s", "--batch", "2", "--resolve-after", "10s", "--replay",
+                                   "--time-format", "unix", "--emit-time", "--count"], stdin: "0 a\n1 b\n2 c\n3 d\n")
+        #expect(result == PaceResult(stdout: Array("""
+            0.000000\t1\tfirst\t0 a
+            2.000000\t1\trepeat\t1 b
+            2.000000\t1\trepeat\t2 c
+            7.000000\t1\trepeat\t3 d
+            13.000000\t0\tresolved\t3 d
+
+            """.utf8), stderr: "", status: 0))
+        // A batch that opens the episode: both lines first.
+        let opening = try Pace.run(["--debounce", "1s", "--batch", "3", "--resolve-after", "10s", "--replay",
+                                    "--time-format", "unix", "--exec", "echo \"$PACE_LINE|$PACE_EVENT|$PACE_BATCH\""],
+                                   stdin: "0 a\n0.5 b\n")
+        #expect(opening == PaceResult(stdout: Array("0.5 b|first|2\n0.5 b|resolved|1\n".utf8), stderr: "", status: 0))
+    }
+
     @Test("without --batch, --stats has no batch rows")
     func noBatchRows() throws {
         let result = try Pace.run(["--debounce", "5s", "--replay", "--time-format", "unix", "--stats"], stdin: "0 a\n")

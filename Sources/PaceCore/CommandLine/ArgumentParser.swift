@@ -226,6 +226,9 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     }
 
     config.exec = try commandOptions(typed)
+    if let (spelling, text) = typed.value(.resolveAfter) {
+        config.resolveAfter = try duration(text ?? "", for: spelling)
+    }
 
     switch typed.positionals.count {
     case 0: break

@@ -59,6 +59,8 @@ package struct Configuration: Equatable, Sendable {
     package var inputPath: [UInt8]?
     /// `--exec CMD` and its modifiers, or nil to write lines to stdout.
     package var exec: CommandOptions?
+    /// `--resolve-after Q`: episodes, and a mark on every output line.
+    package var resolveAfter: Nanoseconds?
 
     package init(policy: PolicyChoice) {
         self.policy = policy
@@ -79,6 +81,7 @@ package struct Configuration: Equatable, Sendable {
         marbles = false
         inputPath = nil
         exec = nil
+        resolveAfter = nil
     }
 }
 

@@ -6,6 +6,7 @@ enum FlagID: Hashable, Sendable {
     case maxWait, trailing, batch, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, count, dropped, record, stats, trace, marbles, help, version
     case exec, onBusy, jobs, killAfter
+    case resolveAfter
 }
 
 struct Flag: Sendable {
@@ -61,6 +62,8 @@ let flagTable: [Flag] = [
     Flag(.burst, ["--burst"], value: "count", .option,
          "With --limit or --rate: the bucket's size, a positive whole number of lines that may go out at once.",
          default: "the <n> of --limit, 1 for --rate"),
+    Flag(.resolveAfter, ["--resolve-after"], value: "duration", .option,
+         "Episodes: a 'resolved' line (the key's last line again) once a key has had no line for <duration> and nothing pending; every output line is marked first, repeat, resolved or exempt (a TAB column after the prefixes; PACE_EVENT with --exec)."),
     Flag(.keyField, ["--key-field"], value: "fields", .option,
          "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. Lines lacking them share the empty key."),
     Flag(.delimiter, ["--delimiter"], value: "byte", .option,

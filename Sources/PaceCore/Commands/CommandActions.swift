@@ -46,7 +46,9 @@ package enum CommandEffect<Key: Hashable>: Equatable {
 package enum CommandAction<Key: Hashable>: Equatable {
     /// An emitted line, with its count, at `now` (a restart's SIGTERM arms a
     /// kill timer from it).
-    case submit(EventNumber, key: Key, count: Int64, now: Instant)
+    /// `outsideBusy`: a resolved or exempt line of `--resolve-after`, which
+    /// `--on-busy` never discards: it waits behind its key's command.
+    case submit(EventNumber, key: Key, count: Int64, now: Instant, outsideBusy: Bool = false)
     /// Line `line`'s shell has exited (for whatever reason), at `now`;
     /// `groupRemains`: pace had sent it SIGTERM (and no SIGKILL) and its
     /// group still has a process, so it is not gone yet.

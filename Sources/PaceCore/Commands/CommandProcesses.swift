@@ -17,7 +17,7 @@ extension CommandRunner {
             case let .start(line, _, count):
                 if let errno = start(line, count: count) {
                     if startFailure == nil { startFailure = (line, errno) }
-                    report("pace: line \(line): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
+                    report("pace: line \(Self.inputLine(line)): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
                     try perform(queue.reduce(.couldNotStart(line)))
                 } else if traceWriter != nil {
                     trace(line, "command started")
@@ -47,7 +47,8 @@ extension CommandRunner {
                 }
             case let .discard(line, why):
                 if traceWriter != nil { trace(line, notRunText(why, occasion)) }
-                if let line = stored.removeValue(forKey: line) {
+                // A resolved line never run goes to no file: it is a copy.
+                if let line = stored.removeValue(forKey: line), line.mark != .resolved {
                     stored.releaseSpareCapacity()
                     let lines = Int64(max(line.batchSize, 1))
                     if why == .shutdown { notRunAtShutdown += lines }
@@ -132,10 +133,15 @@ extension CommandRunner {
             entry.key.withUnsafeBytes { keyBytes in
                 time.withUnsafeBytes { timeBytes in
                     countText.withUnsafeBytes { countBytes in
-                        (batchText ?? []).withUnsafeBytes { batchBytes in
-                            spawner.spawn(stdinFD: pipe.read, values: [
-                                lineBytes, keyBytes, UnsafeRawBufferPointer(rebasing: timeBytes[..<timeLength]), countBytes,
-                            ] + (batchText == nil ? [] : [batchBytes]))
+                        entry.mark.word.utf8CString.withUnsafeBytes { eventBytes in
+                            (batchText ?? []).withUnsafeBytes { batchBytes in
+                                // PACE_EVENT only with --resolve-after, PACE_BATCH only with --batch.
+                                spawner.spawn(stdinFD: pipe.read, values: [
+                                    lineBytes, keyBytes, UnsafeRawBufferPointer(rebasing: timeBytes[..<timeLength]),
+                                    countBytes, entry.mark != .none ? UnsafeRawBufferPointer(rebasing: eventBytes.dropLast()) : nil,
+                                    batchText != nil ? batchBytes : nil,
+                                ])
+                            }
                         }
                     }
                 }
@@ -221,10 +227,10 @@ extension CommandRunner {
             case .exited(0): break
             case let .exited(code):
                 failed += 1
-                report("pace: line \(line): command exited with status \(code)\n")
+                report("pace: line \(Self.inputLine(line)): command exited with status \(code)\n")
             case let .signalled(number):
                 failed += 1
-                report("pace: line \(line): command killed by signal \(number)\n")
+                report("pace: line \(Self.inputLine(line)): command killed by signal \(number)\n")
             }
         }
         // A command pace sent SIGTERM (and no SIGKILL) is gone only once its
@@ -235,7 +241,7 @@ extension CommandRunner {
         try perform(queue.reduce(.exited(line, groupRemains: groupRemains, now: clock())))
     }
 
-    func trace(_ line: EventNumber, _ what: String) { traceWriter?.say(line, what) }
+    func trace(_ line: EventNumber, _ what: String) { traceWriter?.say(Self.inputLine(line), what) }
 
     func report(_ text: String) {
         var text = text

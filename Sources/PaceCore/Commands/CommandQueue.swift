@@ -57,6 +57,8 @@ package struct CommandQueue<Key: Hashable> {
         var count: Int64
         /// Submission order, across keys.
         var order: UInt64
+        /// Never discarded by `--on-busy` (see `.submit`).
+        var outsideBusy = false
     }
 
     /// A key with a command running or lines waiting (forgotten otherwise).
@@ -138,10 +140,10 @@ package struct CommandQueue<Key: Hashable> {
     package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
         switch action {
-        case let .submit(line, key, count, now):
+        case let .submit(line, key, count, now, outsideBusy):
             // After shutdown a line is only discarded, whenever it comes.
             precondition(!inputEnded || stopped, "CommandQueue: line \(line) submitted after end of input")
-            submit(line, key: key, count: count, now: now, into: &effects)
+            submit(line, key: key, count: count, now: now, outsideBusy: outsideBusy, into: &effects)
         case let .exited(line, groupRemains, now):
             guard let command = running[line], command.groupCheck == nil else {
                 preconditionFailure("CommandQueue: exit of line \(line), which has no shell running")
@@ -210,7 +212,7 @@ package struct CommandQueue<Key: Hashable> {
 
     // MARK: - Rules
 
-    private mutating func submit(_ line: EventNumber, key: Key, count: Int64, now: Instant,
+    private mutating func submit(_ line: EventNumber, key: Key, count: Int64, now: Instant, outsideBusy: Bool,
                                  into effects: inout [CommandEffect<Key>]) {
         if stopped {
             discard(line, key: key, count: count, .shutdown, into: &effects)
@@ -220,7 +222,7 @@ package struct CommandQueue<Key: Hashable> {
         // a copy taken out and put back would copy its waiting lines too.
         let current = keys[key]?.running
         let busy = current != nil || keys[key].map { !$0.waiting.isEmpty } ?? false
-        if busy {
+        if busy && !outsideBusy {
             switch onBusy {
             case .queue:
                 break
@@ -230,10 +232,20 @@ package struct CommandQueue<Key: Hashable> {
             case .restart:
                 // At most one line waits per key under restart: each new one
                 // replaces it.
+                var kept: [Waiting] = []
                 while let replaced = takeFirstWaiting(of: key) {
+                    // A resolved or exempt line stays, in its place.
+                    if replaced.outsideBusy {
+                        kept.append(replaced)
+                        continue
+                    }
                     owed[key, default: 0] += replaced.count
                     stats.notRun += 1
                     effects.append(.discard(replaced.line, .replaced))
+                }
+                for waiting in kept {
+                    keys[key]!.waiting.append(waiting)
+                    waitingCount += 1
                 }
                 if let current, !running[current]!.terminated {
                     running[current]!.terminated = true
@@ -250,7 +262,8 @@ package struct CommandQueue<Key: Hashable> {
         }
         let order = nextOrder
         nextOrder += 1
-        keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order))
+        keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order,
+                                                              outsideBusy: outsideBusy))
         waitingCount += 1
         if current == nil && keys[key]!.waiting.count == 1 {
             ready.insert(ReadyKey(order: order, key: key))

@@ -82,6 +82,8 @@ package final class CommandRunner<Dropped: LineSink> {
         var time: Instant
         var before: [UInt8] = []
         var batchSize: Int32 = 0
+        /// `--resolve-after`'s mark (PACE_EVENT), `.none` without it.
+        var mark: EpisodeMark = .none
     }
 
     struct Child {
@@ -193,16 +195,32 @@ package final class CommandRunner<Dropped: LineSink> {
     /// An emitted line: its command starts now or waits, or the line is
     /// discarded (`--on-busy drop`, after shutdown). `count` is what
     /// `--count` would show; `lineNumber` names it (unique among lines in
-    /// flight) in failure messages. A `--batch` is one command: `before`
-    /// holds its lines before `line`, its last, each followed by `\n`, and
-    /// `batchSize` its size (0 without `--batch`); `count` is its lines'.
+    /// flight) in failure messages. `mark`: `--resolve-after`'s (PACE_EVENT);
+    /// a resolved or exempt line is never discarded by `--on-busy`, and a
+    /// resolved line, a copy of its key's last line, is known to the queue
+    /// by its own number (`resolvedLine`), as that line may be in flight too.
+    /// A `--batch` is one command: `before` holds its lines before `line`,
+    /// its last, each followed by `\n`, and `batchSize` its size (0 without
+    /// `--batch`); `count` is its lines'.
     package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
-                       lineNumber: EventNumber, before: [UInt8] = [], batchSize: Int32 = 0) throws(OutputError) {
+                       lineNumber: EventNumber, mark: EpisodeMark = .none, before: [UInt8] = [],
+                       batchSize: Int32 = 0) throws(OutputError) {
         latestTime = time
-        stored[lineNumber] = Stored(line: Array(line), key: Array(key), time: time, before: before, batchSize: batchSize)
-        try perform(queue.reduce(.submit(lineNumber, key: Array(key), count: count, now: clock())),
-                    on: .submitted(lineNumber))
+        let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
+        stored[id] = Stored(line: Array(line), key: Array(key), time: time, before: before, batchSize: batchSize,
+                            mark: mark)
+        try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(),
+                                         outsideBusy: mark == .resolved || mark == .exempt)),
+                    on: .submitted(id))
     }
+
+    /// The bit that sets a resolved line's number apart from its input
+    /// line's (line numbers stay far below 2^40).
+    static var resolvedLine: EventNumber { 1 << 40 }
+
+    /// The input line a command's number names (a resolved line's is its
+    /// key's last line).
+    static func inputLine(_ id: EventNumber) -> EventNumber { id & ~resolvedLine }
 
     /// No more lines: the waiting ones still run.
     package func endOfInput() {

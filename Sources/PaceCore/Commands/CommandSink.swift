@@ -73,7 +73,7 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
             do throws(OutputError) {
                 try runner.submit(line: emission.line, key: key, time: emission.time,
                                   count: emission.count + gatheredCount, lineNumber: emission.number,
-                                  before: gathered, batchSize: emission.batchSize)
+                                  mark: emission.mark, before: gathered, batchSize: emission.batchSize)
             } catch {
                 failure = error
             }

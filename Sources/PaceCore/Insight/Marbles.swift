@@ -80,6 +80,14 @@ package struct MarbleRecording: Equatable, Sendable {
         outputs.append(Mark(time: time, key: k, letter: letter))
     }
 
+    /// `--resolve-after`: a key's episode resolved at `time`, drawn `!`.
+    mutating func resolved(key: UnsafeRawBufferPointer, at time: Instant) {
+        guard let k = keyIndex[keyed ? Array(key) : []] else { return }
+        outputs.append(Mark(time: time, key: k, letter: Self.resolvedGlyph))
+    }
+
+    static var resolvedGlyph: UInt8 { UInt8(ascii: "!") }
+
     /// The diagram, `width` columns wide (labels included).
     package func render(width: Int) -> String {
         guard let first = inputs.first else { return "pace: marbles: no events\n" }
@@ -134,6 +142,9 @@ package struct MarbleRecording: Equatable, Sendable {
         text += "  a-z: a key's events in order (o after the 26th); in out, the ones emitted\n"
         text += "  2-9: that many in one column, *: 10 or more; -: none\n"
         if hasBatches { text += "  a batch (--batch) is its lines in its one column: a count, or a letter for one\n" }
+        if outputs.contains(where: { $0.letter == Self.resolvedGlyph }) {
+            text += "  !: a key's episode resolved (--resolve-after)\n"
+        }
         if keys.count > shownKeys {
             text += "  (the first \(shownKeys) of \(keys.count) keys shown)\n"
         }

@@ -114,6 +114,7 @@ package final class RunInsight: SchedulerObserver {
 
     /// A line was written; `atEnd` when end of input released it.
     package func emitted(_ emission: Emission, atEnd: Bool) {
+        if emission.mark == .resolved { return resolved(emission) }
         if trace != nil {
             let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
             var fate = what + secondsString(emission.time)
@@ -126,6 +127,16 @@ package final class RunInsight: SchedulerObserver {
         if emission.endsBatch { batchWhy = nil }
         if keyCounts != nil { keyCounts!.emitted(emission.key) }
         recording?.emitted(emission.number, key: emission.key, at: emission.time)
+    }
+
+    /// `--resolve-after`: a key's episode closed with a copy of its last
+    /// line, which is no emission of its own (the key table does not count
+    /// it; `--marbles` draws it as `!`).
+    private func resolved(_ emission: Emission) {
+        if trace != nil {
+            say(emission.number, "its key's episode resolved at " + secondsString(emission.time) + " (this line again)")
+        }
+        recording?.resolved(key: emission.key, at: emission.time)
     }
 
     /// A pending event was replaced by a later one of its key.

@@ -21,5 +21,9 @@ package struct SchedulerStats: Equatable, Sendable {
     /// most lines in one.
     package var batches: Int64 = 0
     package var largestBatch: Int64 = 0
+    /// `--resolve-after`: episodes opened, resolved, and the most open at once.
+    package var episodesOpened: Int64 = 0
+    package var episodesResolved: Int64 = 0
+    package var peakOpenEpisodes: Int64 = 0
     package init() {}
 }

@@ -32,6 +32,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     package static var counts: Bool { true }
     package static var readsKeys: Bool { Base.readsKeys }
+    package static var marksEpisodes: Bool { Base.marksEpisodes }
 
     @inline(__always)
     package mutating func emit(_ emission: Emission) throws(OutputError) {
@@ -43,6 +44,19 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
             counted.count = 1
         }
         try base.emit(counted)
+    }
+
+    /// `--resolve-after`: a resolved line is a copy, so its count is its
+    /// key's discards alone (SPEC Episodes), which may be 0.
+    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+        var counted = emission
+        if emission.slot >= 0 {
+            counted.count = owed[Int(emission.slot)] &+ (emission.mark == .resolved ? 0 : 1)
+            owed[Int(emission.slot)] = 0
+        } else {
+            counted.count = 1
+        }
+        try base.emitMarked(counted, showingCount: showingCount)
     }
 
     @inline(__always)

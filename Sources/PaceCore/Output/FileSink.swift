@@ -80,9 +80,10 @@ package struct FileSink: LineSink, ~Copyable {
     private let port: OutputPort
     /// Name for error messages (`stdout`, or the `--record` file's path).
     private let target: String
-    private let buffer: UnsafeMutableRawPointer
-    private let capacity: Int
-    private var used = 0
+    // Not private: `--resolve-after`'s marked write (Marking.swift) fills them too.
+    let buffer: UnsafeMutableRawPointer
+    let capacity: Int
+    var used = 0
     /// Prefix each line with its emission time and a TAB.
     package let emitTime: Bool
     /// Write through after every line (live mode).

@@ -50,11 +50,12 @@ package struct Emission {
     /// The key's slot in the scheduler (the counting layer's index), or
     /// `Emission.outsidePolicy` for a line that never met the policy.
     package var slot: Int32
-    /// `--batch`: this line's place in its batch, from 0.
-    package var batchIndex: Int32
-    /// `--batch`: the lines of its batch (1 for a line that goes out
-    /// alone); 0 when the run has no `--batch`.
-    package var batchSize: Int32
+    /// `--resolve-after`'s mark (`.none` without it), set by the scheduler.
+    package var mark: EpisodeMark = .none
+    /// `--batch`: the line's 0-based place in its batch (0 for a line alone).
+    package var batchIndex: Int32 = 0
+    /// `--batch`: its batch's number of lines (0 without `--batch`).
+    package var batchSize: Int32 = 0
 
     /// The last line of its batch, or a line outside any batch.
     package var endsBatch: Bool { batchIndex + 1 >= batchSize }
@@ -75,6 +76,29 @@ package struct Emission {
         self.slot = slot
         self.batchIndex = batchIndex
         self.batchSize = batchSize
+    }
+}
+
+/// `--resolve-after`: where an output line stands in its key's episode
+/// (SPEC Episodes).
+package enum EpisodeMark: UInt8, Sendable {
+    /// Not marked: the run has no `--resolve-after`.
+    case none
+    case first
+    case `repeat`
+    case resolved
+    /// A line outside the policy (`--on-bad-time pass`), in no episode.
+    case exempt
+
+    /// The word stdout's column and `PACE_EVENT` show.
+    package var word: String {
+        switch self {
+        case .none: ""
+        case .first: "first"
+        case .repeat: "repeat"
+        case .resolved: "resolved"
+        case .exempt: "exempt"
+        }
     }
 }
 
@@ -109,6 +133,15 @@ package protocol LineSink: ~Copyable {
     var countsPassTheirBound: Bool { get }
     /// Discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
+
+    // `--resolve-after`'s part (Output/Marking.swift).
+
+    /// The run marks episodes: the scheduler keeps them and emits through
+    /// `emitMarked`. False unless the `Marked` layer wraps the sink.
+    static var marksEpisodes: Bool { get }
+    /// An output line with its mark (and, `showingCount`, its count even
+    /// when 0: a resolved line's).
+    mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError)
 }
 
 extension LineSink where Self: ~Copyable {
@@ -126,6 +159,11 @@ extension LineSink where Self: ~Copyable {
     package mutating func keyReturned(slot: Int32) {}
     package var countsPassTheirBound: Bool { false }
     package var uncountedDiscards: Int64 { 0 }
+    package static var marksEpisodes: Bool { false }
+    /// A sink that shows no mark itself (`--exec`'s reads `Emission.mark`).
+    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+        try emit(emission)
+    }
     /// A sink that buffers nothing has nothing to write out.
     package mutating func flush() throws(OutputError) {}
 }

@@ -100,10 +100,22 @@ struct RunPlan {
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        guard configuration.count && !Sink.counts else { return watched(policy, keys, &mode, &input, &sink) }
+        guard configuration.count && !Sink.counts else { return marked(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
-        let report = watched(policy, keys, &mode, &input, &counting)
+        let report = marked(policy, keys, &mode, &input, &counting)
         sink = counting.take()
+        return report
+    }
+
+    /// `--resolve-after` or not: without it, the sink is not wrapped and the
+    /// scheduler keeps no episodes.
+    private func marked<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
+    ) -> RunReport where P.Payload == EventNumber {
+        guard configuration.resolveAfter != nil else { return watched(policy, keys, &mode, &input, &sink) }
+        var marking = Marked(consume sink, showsCount: configuration.count)
+        let report = watched(policy, keys, &mode, &input, &marking)
+        sink = marking.take()
         return report
     }
 
@@ -128,12 +140,14 @@ struct RunPlan {
         _ policy: P, _ keys: Keys.Type, _ observer: O, _ mode: inout Mode, _ input: inout LineReader,
         _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink, observer: observer, dropped: dropped)
+        var scheduler = Scheduler(policy: policy, keys: keys, sink: consume sink, observer: observer, dropped: dropped,
+                                  resolveAfter: Sink.marksEpisodes ? configuration.resolveAfter : nil)
         // The summary's rows, known before the run: SIGUSR1's has them too.
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
         summary.counted = configuration.count
         summary.reportsBatches = configuration.batch != nil
+        summary.reportsEpisodes = configuration.resolveAfter != nil
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals)

@@ -43,6 +43,9 @@ package struct RunReport: Equatable, Sendable {
     /// `--count` was given: `--stats` shows the discards it could not count.
     package var counted = false
 
+    /// `--resolve-after` was given: `--stats` shows the episodes' rows.
+    package var reportsEpisodes = false
+
     /// Lines read and not yet decided (held by the policy: `--rate`'s
     /// waiting lines, a pending one) when SIGUSR1 asks for the run so far;
     /// neither emitted nor dropped yet. 0 at the end: everything pending was
@@ -118,6 +121,11 @@ package struct RunReport: Equatable, Sendable {
             rows += [("batches", String(scheduler.batches)), ("largest batch", String(scheduler.largestBatch))]
         }
         if counted { rows.append(("uncounted discards", String(scheduler.uncountedDiscards))) }
+        if reportsEpisodes {
+            rows += [("episodes opened", String(scheduler.episodesOpened)),
+                     ("episodes resolved", String(scheduler.episodesResolved)),
+                     ("peak open episodes", String(scheduler.peakOpenEpisodes))]
+        }
         if let commands {
             rows += [("commands run", String(commands.run)), ("commands failed", String(commands.failed)),
                      ("commands restarted", String(commands.restarted)), ("commands not run", String(commands.notRun))]

@@ -29,6 +29,9 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
             keys.timers.cancel(slot: slot)
         }
         try writeBatch(batch, of: slot, at: t, key: key)
+        if Sink.marksEpisodes {
+            episodes.handled(line, number: number, at: t, slot: slot, pending: false, borrowing: borrowing)
+        }
         if effects.idle { release(slot) }
     }
 

@@ -46,10 +46,13 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// every discard (25 instructions a line).
     let dropped: FileWriter?
     private let droppedRef: Unmanaged<FileWriter>?
-    // Not private: `--batch`'s part (Batches.swift) reaches them.
+    // Not private: `--resolve-after`'s part (SchedulerEpisodes.swift) and
+    // `--batch`'s (Batches.swift) use them.
     var keys: Keys
     var held = HeldLines(batches: P.batches)
     var counters = SchedulerStats()
+    /// `--resolve-after`: each key's episode (empty unless `Sink.marksEpisodes`).
+    var episodes: EpisodeBook
     /// Inside `finish`: emissions are of events still pending at end of input.
     var finishing = false
     /// A held line is being written (it stays held until the write is done).
@@ -60,7 +63,11 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
     ///   - observer: what watches the run (`NoObserver` for nothing).
     ///   - dropped: `--dropped`'s file, if any.
-    package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, dropped: FileWriter? = nil) {
+    ///   - resolveAfter: `--resolve-after`'s Q, given exactly when the sink is `Marked`.
+    package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, dropped: FileWriter? = nil,
+                 resolveAfter: Nanoseconds? = nil) {
+        precondition((resolveAfter != nil) == Sink.marksEpisodes, "Scheduler: --resolve-after needs a Marked sink")
+        episodes = EpisodeBook(quiet: resolveAfter ?? 0)
         self.policy = policy
         self.sink = sink
         self.observer = observer
@@ -84,20 +91,25 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
                 keyed.distinctKeys = estimate
                 keyed.distinctKeysEstimated = true
             }
+            if Sink.marksEpisodes { episodes.report(into: &keyed) }
             return keyed
         }
         var unkeyed = counters
         unkeyed.distinctKeys = counters.eventsIn > 0 ? 1 : 0
         unkeyed.peakActiveKeys = counters.eventsIn > 0 ? 1 : 0
+        if Sink.marksEpisodes { episodes.report(into: &unkeyed) }
         return unkeyed
     }
 
     /// When the next timer is due, if any (live mode sleeps until then).
     /// Timers that only forget need no waking for.
-    package var nextDeadline: Instant? { P.timersOnlyForget ? nil : keys.timers.firstDue }
+    package var nextDeadline: Instant? {
+        if Sink.marksEpisodes { return firstEpisodicDue(lapsed: false) }
+        return P.timersOnlyForget ? nil : keys.timers.firstDue
+    }
 
     /// True while a timer is set, one that only forgets included.
-    package var hasTimers: Bool { keys.timers.firstDue != nil }
+    package var hasTimers: Bool { keys.timers.firstDue != nil || (Sink.marksEpisodes && episodes.timers.firstDue != nil) }
 
     /// Number of keys with state held (for memory checks and tests), lapsed
     /// ones not yet forgotten included (see "Lapsed keys").
@@ -114,6 +126,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// only forget are left until their keys are wanted (see "Lapsed keys").
     @inline(__always)
     package mutating func advance(to now: Instant) throws(OutputError) {
+        if Sink.marksEpisodes {
+            if let due = firstEpisodicDue(lapsed: false), due <= now { try advanceEpisodes(to: now) }
+            return
+        }
         guard !P.timersOnlyForget else { return }
         while let due = keys.timers.firstDue, due <= now { try fireBatch(stampedAt: nil) }
     }
@@ -173,13 +189,20 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
                 if Int64(held.count) > counters.peakBacklog { counters.peakBacklog = Int64(held.count) }
             }
         }
+        if Sink.marksEpisodes {
+            episodes.handled(line, number: number, at: t, slot: slot, pending: held.first(slot) != nil,
+                             borrowing: borrowing)
+        }
         if effects.idle { release(slot) }
     }
 
     /// Copies every borrowed line still held: the reader is about to reuse
     /// its buffer.
     @inline(__always)
-    package mutating func keepBorrowedLines() { held.keepBorrowed() }
+    package mutating func keepBorrowedLines() {
+        held.keepBorrowed()
+        if Sink.marksEpisodes { episodes.keepBorrowed() }
+    }
 
     /// End of input in replay: the clock runs on until every timer has fired,
     /// so pending events come out at their due times, in order.
@@ -189,7 +212,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// End of input in live mode: every pending event is emitted now, in the
     /// order the clock running on would have emitted them, each stamped `now`.
-    package mutating func finish(emittingAt now: Instant) throws(OutputError) {
+    /// With `--resolve-after`, open episodes then close at once, unless
+    /// `closingEpisodes` is false (`--state` saves them open).
+    package mutating func finish(emittingAt now: Instant, closingEpisodes: Bool = true) throws(OutputError) {
+        if Sink.marksEpisodes { return try finishEpisodes(emittingAt: now, closing: closingEpisodes) }
         try runOn(stampedAt: now)
     }
 
@@ -198,6 +224,12 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     private mutating func runOn(stampedAt stamp: Instant?) throws(OutputError) {
         finishing = true
         defer { finishing = false }
+        if Sink.marksEpisodes {
+            while let due = firstEpisodicDue(lapsed: true) {
+                try fireEpisodic(at: due, stampedAt: stamp, policyTimers: true, resolutions: true)
+            }
+            return
+        }
         while keys.timers.firstDue != nil { try fireBatch(stampedAt: stamp) }
     }
 
@@ -229,10 +261,11 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// Delivers a timer due at `due` to the policy of `slot`.
     @inline(__always)
-    private mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
+    mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
         let effects = policy.reduce(into: &keys[state: slot], .timerFired(at: due))
         if P.batches, let batch = effects.batch {
             try writeBatch(batch, of: slot, at: stamp ?? due)
+            if Sink.marksEpisodes { episodes.emittedPending(slot, at: due, more: false) }
         } else if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
@@ -242,6 +275,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
                       atEnd: finishing)
             writingHeld = false
             held.dropFirst(slot)
+            if Sink.marksEpisodes { episodes.emittedPending(slot, at: due, more: held.first(slot) != nil) }
         }
         if let next = effects.schedule { keys.timers.set(slot: slot, due: next) }
         if effects.idle { release(slot) }
@@ -290,6 +324,8 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
     mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+        var emission = emission
+        if Sink.marksEpisodes { emission.mark = episodes.mark(emission) }
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
         try sink.emit(emission)
     }
@@ -332,6 +368,8 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// leaves the table takes what it owes to the counting layer.
     @inline(__always)
     mutating func release(_ slot: Int32) {
+        // A key with an open episode is remembered until it closes.
+        if Sink.marksEpisodes && !episodes.mayRelease(slot) { return }
         precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
         held.release(slot)
         if P.batches { held.releaseQueue(slot) }

@@ -14,7 +14,10 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         case .empty, .badTimeSkipped:
             try dropped?.write(line, at: time)
         case .badTimePassed:
-            try sink.emit(Emission(line: line, time: time, number: number, key: key))
+            var emission = Emission(line: line, time: time, number: number, key: key)
+            // Outside the policy: in no episode.
+            if Sink.marksEpisodes { emission.mark = .exempt }
+            try sink.emit(emission)
         }
     }
 

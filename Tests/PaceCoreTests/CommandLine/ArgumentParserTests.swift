@@ -122,7 +122,7 @@ struct ArgumentParserTests {
         (["--key", "2"], "unknown option '--key' (did you mean '--key-field'?)"),
         (["--key=2"], "unknown option '--key' (did you mean '--key-field'?)"),
         (["--rec", "x"], "unknown option '--rec' (did you mean '--record'?)"),
-        (["--re"], "unknown option '--re' (did you mean '--replay' or '--record'?)"),
+        (["--re"], "unknown option '--re' (did you mean '--resolve-after' or '--replay' or '--record'?)"),
         (["--throttle-"], "unknown option '--throttle-' (did you mean '--throttle-first' or '--throttle-last'?)"),
         (["--delay", "1s"], "unknown option '--delay'"),
         (["--recrod", "x"], "unknown option '--recrod' (did you mean '--record'?)"),
@@ -287,6 +287,12 @@ struct ArgumentParserTests {
           --burst <count>         With --limit or --rate: the bucket's size, a positive
                                   whole number of lines that may go out at once.
                                   (default: the <n> of --limit, 1 for --rate)
+          --resolve-after <duration>
+                                  Episodes: a 'resolved' line (the key's last line
+                                  again) once a key has had no line for <duration> and
+                                  nothing pending; every output line is marked first,
+                                  repeat, resolved or exempt (a TAB column after the
+                                  prefixes; PACE_EVENT with --exec).
           --key-field <fields>    Independent state per key: the key is the values of
                                   <fields>, a comma-separated list of N (field N,
                                   1-based), N-M, N- and NAMEs (a JSON member such as
