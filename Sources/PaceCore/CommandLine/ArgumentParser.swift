@@ -141,6 +141,14 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         throw UsageError("'--trailing' only applies to --leading (not '\(chosen.spelling)')")
     }
 
+    var batch: Int32?
+    if let (spelling, text) = typed.value(.batch) {
+        guard id == .debounce || id == .throttleLast else {
+            throw UsageError("'--batch' only applies to --debounce and --throttle-last (not '\(chosen.spelling)')")
+        }
+        batch = try batchSize(text ?? "", for: spelling)
+    }
+
     let policy: PolicyChoice
     if let (count, period) = bucket {
         let rate = CellRate(count: count, per: period, burst: burstSize ?? (id == .limit ? count : 1))
@@ -155,6 +163,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         }
     }
     var config = Configuration(policy: policy)
+    config.batch = batch
     if let (spelling, value) = typed.value(.keyField) {
         switch FieldSelector.parse(value!) {
         case let .success(selector): config.keyField = selector

@@ -28,6 +28,8 @@ package enum PolicyChoice: Equatable, Sendable {
 
 package struct Configuration: Equatable, Sendable {
     package var policy: PolicyChoice
+    /// `--batch N` (with `--debounce` or `--throttle-last`), or nil.
+    package var batch: Int32?
     /// `--key-field`, or nil for one shared state.
     package var keyField: FieldSelector?
     /// `--delimiter`: fields are split at each of this byte instead of at
@@ -74,6 +76,7 @@ package struct Configuration: Equatable, Sendable {
 
     package init(policy: PolicyChoice) {
         self.policy = policy
+        batch = nil
         keyField = nil
         delimiter = nil
         replay = false

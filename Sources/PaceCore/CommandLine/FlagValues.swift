@@ -119,6 +119,24 @@ func rate(_ text: String, for spelling: String) throws(UsageError) -> (count: In
     return (count, period)
 }
 
+let batchHint = """
+    --batch takes a positive whole number of lines, the most pending at once: --debounce 2s --batch 100.
+    See 'pace --help' for more information.
+    """
+
+/// `--batch N`: a positive integer that fits a batch's size (Int32).
+func batchSize(_ text: String, for spelling: String) throws(UsageError) -> Int32 {
+    func fail(_ why: String) -> UsageError {
+        UsageError("invalid batch size '\(text)' for '\(spelling)': \(why)", hint: batchHint)
+    }
+    guard !text.isEmpty, text.utf8.allSatisfy({ digit($0) != nil }) else {
+        throw fail("it must be a positive whole number")
+    }
+    guard let size = Int32(text) else { throw fail("it must be at most \(Int32.max)") }
+    guard size > 0 else { throw fail("it must be at least 1") }
+    return size
+}
+
 /// `--burst B`: a positive integer.
 func burst(_ text: String, for spelling: String) throws(UsageError) -> Int64 {
     func fail(_ why: String) -> UsageError {
@@ -208,7 +226,9 @@ func floodOptions(_ typed: TypedArguments, _ config: inout Configuration, policy
         if case .rate = config.policy {
             throw UsageError("'\(spelling)' does not apply to --rate (it never drops a line)")
         }
-        // --batch (issue 22) refuses it too: its check goes here once --batch exists.
+        if config.batch != nil {
+            throw UsageError("'\(spelling)' and '--batch' cannot be used together (a batch discards nothing)")
+        }
         config.thenEvery = m
     }
     if let (spelling, value) = typed.value(.countField) {

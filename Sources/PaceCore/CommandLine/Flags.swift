@@ -3,7 +3,7 @@
 
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast, limit, rate
-    case maxWait, trailing, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
+    case maxWait, trailing, batch, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, count, dropped, record, stats, trace, marbles, help, version
     case state
     case exec, onBusy, jobs, killAfter
@@ -60,6 +60,8 @@ let flagTable: [Flag] = [
          "With --debounce: no line stays pending longer than <duration> after the first line of its burst (>= the debounce window)."),
     Flag(.trailing, ["--trailing"], .option,
          "With --leading: also emit the last line of a burst, if it is not its first, when the burst ends (one window after that line)."),
+    Flag(.batch, ["--batch"], value: "n", .option,
+         "With --debounce or --throttle-last: keep up to <n> pending lines together instead of the latest alone, and emit them all at once, in input order, as one batch (at once when <n> are pending; with --exec, one command)."),
     Flag(.burst, ["--burst"], value: "count", .option,
          "With --limit or --rate: the bucket's size, a positive whole number of lines that may go out at once.",
          default: "the <n> of --limit, 1 for --rate"),

@@ -21,6 +21,9 @@ package protocol SchedulerObserver: AnyObject {
     func keyJoined(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Bool
     /// A line was written; `atEnd` when end of input released it.
     func emitted(_ emission: Emission, atEnd: Bool)
+    /// `--batch`: a batch goes out now, `first` its oldest event (its lines
+    /// follow, through `emitted`); a default does nothing.
+    func batched(_ batch: BatchRelease, first: EventNumber)
     /// A pending event was replaced by a later one of its key.
     func replaced(_ event: EventNumber, by later: EventNumber)
     /// An incoming event was dropped inside a window ending at `windowEnd`.
@@ -36,6 +39,11 @@ package protocol SchedulerObserver: AnyObject {
     /// What it has for `--stats` (the busiest keys) and, given a width,
     /// `--marbles`' diagram.
     func results(into report: inout RunReport, marblesWidth: Int?)
+}
+
+extension SchedulerObserver {
+    /// Only RunInsight cares what goes out as a batch.
+    package func batched(_ batch: BatchRelease, first: EventNumber) {}
 }
 
 /// Why a line never reached the policy.

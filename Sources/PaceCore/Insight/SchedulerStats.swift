@@ -18,6 +18,11 @@ package struct SchedulerStats: Equatable, Sendable {
     /// `--count`: discards of keys forgotten with their count (see
     /// ForgottenCounts), never counted.
     package var uncountedDiscards: Int64 = 0
+    /// `--batch`: batches out (what a timer or a full batch sends, even a
+    /// batch of one; a throttle-last line out at once is none), and the
+    /// most lines in one.
+    package var batches: Int64 = 0
+    package var largestBatch: Int64 = 0
     /// `--resolve-after`: episodes opened, resolved, and the most open at once.
     package var episodesOpened: Int64 = 0
     package var episodesResolved: Int64 = 0

@@ -57,6 +57,9 @@ package struct Emission {
     /// `--batch`: its batch's number of lines (0 without `--batch`).
     package var batchSize: Int32 = 0
 
+    /// The last line of its batch, or a line outside any batch.
+    package var endsBatch: Bool { batchIndex + 1 >= batchSize }
+
     /// The slot of a line outside the policy (`--on-bad-time pass`): it
     /// counts 1.
     package static var outsidePolicy: Int32 { -1 }
@@ -64,13 +67,15 @@ package struct Emission {
     @inline(__always)
     package init(line: UnsafeRawBufferPointer, time: Instant, number: EventNumber, count: Int64 = 0,
                  key: UnsafeRawBufferPointer = .empty,
-                 slot: Int32 = Emission.outsidePolicy) {
+                 slot: Int32 = Emission.outsidePolicy, batchIndex: Int32 = 0, batchSize: Int32 = 0) {
         self.line = line
         self.time = time
         self.number = number
         self.count = count
         self.key = key
         self.slot = slot
+        self.batchIndex = batchIndex
+        self.batchSize = batchSize
     }
 }
 

@@ -74,6 +74,9 @@ struct RunPlan {
         watch?.begin(inputFD: input.descriptor, live: Mode.isLive ? mode.now : nil)
         switch configuration.policy {
         case let .debounce(window, maxWait):
+            if let batch = configuration.batch {
+                return keyed(BatchDebounce(window: window, maxWait: maxWait, limit: batch), &mode, &input, &sink)
+            }
             return keyed(Debounce(window: window, maxWait: maxWait), &mode, &input, &sink)
         case let .leading(window):
             return keyed(Leading(window: window), &mode, &input, &sink)
@@ -82,6 +85,9 @@ struct RunPlan {
         case let .throttle(window):
             return keyed(ThrottleFirst(window: window), &mode, &input, &sink)
         case let .throttleLast(window):
+            if let batch = configuration.batch {
+                return keyed(BatchThrottleLast(window: window, limit: batch), &mode, &input, &sink)
+            }
             return keyed(ThrottleLast(window: window), &mode, &input, &sink)
         case let .limit(rate):
             return keyed(Limit(rate: rate), &mode, &input, &sink)
@@ -177,6 +183,7 @@ struct RunPlan {
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
         summary.counted = configuration.counts
+        summary.reportsBatches = configuration.batch != nil
         summary.reportsEpisodes = configuration.resolveAfter != nil
         summary.reportsExempt = configuration.exempt != nil
         summary.reportsThenEvery = configuration.thenEvery != nil

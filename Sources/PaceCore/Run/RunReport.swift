@@ -42,6 +42,9 @@ package struct RunReport: Equatable, Sendable {
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
     package var reportsBacklog = false
 
+    /// `--batch`: `--stats` shows the batches and the largest one.
+    package var reportsBatches = false
+
     /// `--count` was given: `--stats` shows the discards it could not count.
     package var counted = false
 
@@ -121,6 +124,9 @@ package struct RunReport: Equatable, Sendable {
         if reportsExempt { rows.append(("exempt lines", String(exempt))) }
         if reportsThenEvery { rows.append(("then-every passes", String(scheduler.thenEveryPasses))) }
         if reportsBacklog { rows.append(("peak backlog", String(scheduler.peakBacklog))) }
+        if reportsBatches {
+            rows += [("batches", String(scheduler.batches)), ("largest batch", String(scheduler.largestBatch))]
+        }
         if counted { rows.append(("uncounted discards", String(scheduler.uncountedDiscards))) }
         if reportsEpisodes {
             rows += [("episodes opened", String(scheduler.episodesOpened)),

@@ -47,16 +47,16 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     let dropped: FileWriter?
     private let droppedRef: Unmanaged<FileWriter>?
     // Not private: `--resolve-after`'s part (SchedulerEpisodes.swift) and
-    // `--state`'s (SchedulerState.swift) use them.
+    // `--state`'s (SchedulerState.swift) and `--batch`'s (Batches.swift) use them.
     var keys: Keys
-    var held = HeldLines()
+    var held = HeldLines(batches: P.batches)
     var counters = SchedulerStats()
     /// `--resolve-after`: each key's episode (empty unless `Sink.marksEpisodes`).
     var episodes: EpisodeBook
     /// Inside `finish`: emissions are of events still pending at end of input.
     var finishing = false
     /// A held line is being written (it stays held until the write is done).
-    private var writingHeld = false
+    var writingHeld = false
     private var batch: [Int32] = []
 
     /// - Parameters:
@@ -157,10 +157,15 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             try forgetLapsedKeys(at: t, peakBefore: peakBefore)
         }
         let effects = policy.reduce(into: &keys[state: slot], .event(number, at: t))
+        if P.batches, let batch = effects.batch {
+            try releaseFullBatch(batch, effects, line, key: key, at: t, number: number, slot: slot, borrowing: borrowing)
+            return
+        }
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
-            try write(Emission(line: line, time: t, number: number, key: key, slot: slot), atEnd: false)
+            try write(Emission(line: line, time: t, number: number, key: key, slot: slot, batchSize: P.batches ? 1 : 0),
+                      atEnd: false)
         }
         if let due = effects.schedule { keys.timers.set(slot: slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -264,7 +269,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     @inline(__always)
     mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
         let effects = policy.reduce(into: &keys[state: slot], .timerFired(at: due))
-        if let emitted = effects.emit {
+        if P.batches, let batch = effects.batch {
+            try writeBatch(batch, of: slot, at: stamp ?? due)
+            if Sink.marksEpisodes { episodes.emittedPending(slot, at: due, more: false) }
+        } else if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
             writingHeld = true
@@ -321,7 +329,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
 
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
-    private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+    mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
         var emission = emission
         if Sink.marksEpisodes { emission.mark = episodes.mark(emission) }
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
@@ -370,6 +378,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         if Sink.marksEpisodes && !episodes.mayRelease(slot) { return }
         precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
         held.release(slot)
+        if P.batches { held.releaseQueue(slot) }
         keys.release(slot, counters: &counters, telling: &sink)
     }
 }

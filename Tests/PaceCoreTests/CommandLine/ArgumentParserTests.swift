@@ -288,6 +288,11 @@ struct ArgumentParserTests {
           --trailing              With --leading: also emit the last line of a burst, if
                                   it is not its first, when the burst ends (one window
                                   after that line).
+          --batch <n>             With --debounce or --throttle-last: keep up to <n>
+                                  pending lines together instead of the latest alone,
+                                  and emit them all at once, in input order, as one
+                                  batch (at once when <n> are pending; with --exec, one
+                                  command).
           --burst <count>         With --limit or --rate: the bucket's size, a positive
                                   whole number of lines that may go out at once.
                                   (default: the <n> of --limit, 1 for --rate)

@@ -8,7 +8,7 @@
 # --max-wait with --debounce only, --trailing with --leading only, --burst
 # with --limit or --rate only, the replay-only flags with --replay only.
 
-set -g __pace_valued debounce leading throttle throttle-first throttle-last limit rate max-wait burst \
+set -g __pace_valued debounce leading throttle throttle-first throttle-last limit rate max-wait batch burst \
     key-field delimiter time-format year time-field on-bad-time resolve-after exempt then-every count-field dropped record state metrics exec on-busy jobs kill-after
 
 function __pace_given
@@ -57,6 +57,7 @@ complete -c pace -n $no_policy -l rate -x -a '(__pace_rates)' -d 'Pacing: delay 
 # Modifiers of one policy.
 complete -c pace -n '__pace_given debounce; and not __pace_given max-wait' -l max-wait -x -a '(__pace_durations)' -d 'Longest a line stays pending'
 complete -c pace -n '__pace_given leading; and not __pace_given trailing' -l trailing -d "Also emit a burst's last line"
+complete -c pace -n '__pace_given debounce throttle-last; and not __pace_given batch then-every' -l batch -x -d 'Keep up to n pending lines and emit them as one batch'
 complete -c pace -n '__pace_given limit rate; and not __pace_given burst' -l burst -x -d 'Bucket size: lines that may go out at once'
 
 # Fields.
