@@ -113,7 +113,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     /// Whether the keys in the table and the forgotten keys with counts are
     /// more than ForgottenCounts keeps, so that a count may have to be given
-    /// up, and lapsed keys are forgotten on time (Scheduler, "Lapsed keys").
+    /// up, and lapsed keys are forgotten on time (LapsedKeys.swift).
     package var countsPassTheirBound: Bool { pastBound }
 
     package var uncountedDiscards: Int64 { forgotten.uncounted }

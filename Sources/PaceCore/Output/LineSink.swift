@@ -129,7 +129,7 @@ package protocol LineSink: ~Copyable {
     /// The key of `slot`, idle in the table, has an event again.
     mutating func keyReturned(slot: Int32)
     /// The keys the sink remembers counts for, with those in the table,
-    /// are past the bound it keeps: see Scheduler, "Lapsed keys".
+    /// are past the bound it keeps: see LapsedKeys.swift.
     var countsPassTheirBound: Bool { get }
     /// Discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }

@@ -120,7 +120,7 @@ package protocol Policy {
     /// the policy holds nothing, and an event after the timer's instant
     /// finds what it would have found had the timer fired (a fresh window,
     /// a full bucket). The runtime may then fire the timer late, when the
-    /// key's memory is wanted (see Scheduler, "Lapsed keys").
+    /// key's memory is wanted (see LapsedKeys.swift).
     static var timersOnlyForget: Bool { get }
 
     /// `--state`: what of `state` a later run keeps (State/PolicyStates.swift),
