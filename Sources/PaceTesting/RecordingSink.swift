@@ -28,12 +28,28 @@ package struct Emitted: Equatable, CustomStringConvertible, Sendable {
     }
 }
 
+/// An emission's place in its `--batch` (size 0: the run has none).
+package struct BatchPlace: Equatable, CustomStringConvertible, Sendable {
+    package var index: Int32
+    package var size: Int32
+
+    package init(_ index: Int32, of size: Int32) {
+        self.index = index
+        self.size = size
+    }
+
+    package var description: String { "\(index)/\(size)" }
+}
+
 /// A sink that keeps every emission.
 package struct RecordingSink: LineSink {
     package var emissions: [Emitted] = []
+    /// Each emission's place in its batch, in the same order.
+    package var batchPlaces: [BatchPlace] = []
     package init() {}
     package mutating func emit(_ emission: Emission) throws(OutputError) {
         emissions.append(Emitted(time: emission.time, line: Array(emission.line), count: emission.count,
                                  mark: emission.mark))
+        batchPlaces.append(BatchPlace(emission.batchIndex, of: emission.batchSize))
     }
 }

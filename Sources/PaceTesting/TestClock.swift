@@ -106,6 +106,14 @@ package struct TestClock<P: Policy> where P.Payload == EventNumber {
         }
     }
 
+    /// Each emission's place in its `--batch`, in emission order.
+    package var batchPlaces: [BatchPlace] {
+        switch box.runtime {
+        case let .one(scheduler): return scheduler.sink.batchPlaces
+        case let .many(scheduler): return scheduler.sink.batchPlaces
+        }
+    }
+
     /// The emissions since the last call (for asserting step by step).
     package mutating func takeEmissions() -> [Emitted] {
         let all = emissions

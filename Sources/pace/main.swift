@@ -100,7 +100,7 @@ func run() -> Int32 {
     case .help:
         return writeStdout(helpText())
     case .version:
-        return writeStdout("pace \(paceVersion)\n")
+        return writeStdout(versionText())
     case let .run(parsed):
         configuration = parsed
     }
@@ -115,6 +115,9 @@ func run() -> Int32 {
     var outputs: [OutputFile] = []
     if let path = configuration.recordPath { outputs.append(OutputFile(flag: "--record", path: path)) }
     if let path = configuration.droppedPath { outputs.append(OutputFile(flag: "--dropped", path: path)) }
+    // The --metrics file is checked as the others are, then replaced whole
+    // at each write (a new file renamed over it): its descriptor is not kept.
+    if let path = configuration.metricsPath { outputs.append(OutputFile(flag: "--metrics", path: path)) }
     // --state: checked, locked and read before any output file is created
     // or truncated, so a refused FILE leaves every file as it was.
     var stateKeeper: StateKeeper?
@@ -139,7 +142,8 @@ func run() -> Int32 {
         return ExitCode.usage
     }
     let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
-    let droppedFD = configuration.droppedPath == nil ? nil : outputFDs.last
+    let droppedFD = configuration.droppedPath == nil ? nil : outputFDs[configuration.recordPath == nil ? 0 : 1]
+    if configuration.metricsPath != nil, let metricsFD = outputFDs.last { close(metricsFD) }
 
     // The handled signals are blocked from here on, except while pace waits.
     Signals.beginRun()
@@ -197,6 +201,7 @@ func targetName(_ target: String, _ configuration: Configuration) -> [UInt8] {
     if let path = configuration.recordPath, target == String(decoding: path, as: UTF8.self) { return path }
     if let path = configuration.droppedPath, target == String(decoding: path, as: UTF8.self) { return path }
     if let path = configuration.state?.path, target == String(decoding: path, as: UTF8.self) { return path }
+    if let path = configuration.metricsPath, target == String(decoding: path, as: UTF8.self) { return path }
     return Array(target.utf8)
 }
 

@@ -32,6 +32,32 @@ struct EpisodeEndToEndTests {
             """.utf8), stderr: "", status: 0))
     }
 
+    // a: line 1 first; lines 2 and 3 inside its window, the second of them
+    // let through by --then-every 2 (a repeat of the open episode, count 2);
+    // resolved at 3.4 s with line 3 again, owing nothing. With
+    // --count-field, the count goes into the line after the mark (a
+    // resolved line's 0 too); --exempt's line is marked exempt.
+    @Test("with --then-every, --count-field and --exempt: a let-through line is a repeat; the member follows the mark")
+    func withIssue23Flags() throws {
+        let input = "1 a {}\n1.2 a {\"x\":2}\n1.4 a {\"x\":3}\n1.5 b ERROR z\n"
+        let thinned = try Pace.run(Self.replay + ["--then-every", "2", "--count"], stdin: input)
+        #expect(thinned == PaceResult(stdout: Array("""
+            1\tfirst\t1 a {}
+            2\trepeat\t1.4 a {"x":3}
+            1\tfirst\t1.5 b ERROR z
+            0\tresolved\t1.4 a {"x":3}
+            0\tresolved\t1.5 b ERROR z
+
+            """.utf8), stderr: "", status: 0))
+        let fielded = try Pace.run(Self.replay + ["--count-field", "n", "--exempt", "3=error"], stdin: input)
+        #expect(fielded == PaceResult(stdout: Array("""
+            first\t1 a {} n=1
+            exempt\t1.5 b ERROR z n=1
+            resolved\t1.4 a {"x":3} n=2
+
+            """.utf8), stderr: "", status: 0))
+    }
+
     @Test("replay: repeat while the key goes on, exempt for a line passed outside the policy")
     func repeatAndExempt() throws {
         let input = "1 a one\n1.5 a two\n2.5 a three\nbad a four\n3 b five\n"

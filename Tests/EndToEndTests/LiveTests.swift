@@ -143,7 +143,8 @@ struct LiveTests {
                       ["--limit", "3/100ms", "--burst", "2", "--key-field", "1"],
                       ["--rate", "30/s", "--burst", "2", "--key-field", "1"],
                       ["--throttle", "100ms", "--key-field", "1", "--resolve-after", "150ms", "--count"],
-                      ["--debounce", "50ms", "--key-field", "1", "--resolve-after", "120ms"]])
+                      ["--debounce", "50ms", "--key-field", "1", "--resolve-after", "120ms"],
+                      ["--throttle-last", "100ms", "--batch", "3"], ["--debounce", "80ms", "--batch", "2", "--key-field", "1"]])
     func recordThenReplay(_ policy: [String]) throws {
         let record = temporaryPath("record-\(policy[0].dropFirst(2))")
         defer { unlink(record) }

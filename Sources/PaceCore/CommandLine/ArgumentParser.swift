@@ -141,6 +141,14 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         throw UsageError("'--trailing' only applies to --leading (not '\(chosen.spelling)')")
     }
 
+    var batch: Int32?
+    if let (spelling, text) = typed.value(.batch) {
+        guard id == .debounce || id == .throttleLast else {
+            throw UsageError("'--batch' only applies to --debounce and --throttle-last (not '\(chosen.spelling)')")
+        }
+        batch = try batchSize(text ?? "", for: spelling)
+    }
+
     let policy: PolicyChoice
     if let (count, period) = bucket {
         let rate = CellRate(count: count, per: period, burst: burstSize ?? (id == .limit ? count : 1))
@@ -155,6 +163,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         }
     }
     var config = Configuration(policy: policy)
+    config.batch = batch
     if let (spelling, value) = typed.value(.keyField) {
         switch FieldSelector.parse(value!) {
         case let .success(selector): config.keyField = selector
@@ -174,6 +183,12 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     config.count = typed.has(.count)
     config.trace = typed.has(.trace)
     config.marbles = typed.has(.marbles)
+    config.progress = typed.has(.progress)
+    if typed.value(.metrics) != nil {
+        let path = typed.valueBytes[.metrics]!
+        if path.isEmpty { throw UsageError("--metrics: the file name is empty") }
+        config.metricsPath = path
+    }
 
     if !config.replay, let replayOnly = typed.flags.first(where: { $0.flag.replayOnly }) {
         throw UsageError("'\(replayOnly.spelling)' only applies with --replay")
@@ -228,6 +243,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     if let (spelling, text) = typed.value(.resolveAfter) {
         config.resolveAfter = try duration(text ?? "", for: spelling)
     }
+    try floodOptions(typed, &config, policy: chosen.spelling)
 
     switch typed.positionals.count {
     case 0: break

@@ -28,6 +28,8 @@ package enum PolicyChoice: Equatable, Sendable {
 
 package struct Configuration: Equatable, Sendable {
     package var policy: PolicyChoice
+    /// `--batch N` (with `--debounce` or `--throttle-last`), or nil.
+    package var batch: Int32?
     /// `--key-field`, or nil for one shared state.
     package var keyField: FieldSelector?
     /// `--delimiter`: fields are split at each of this byte instead of at
@@ -52,6 +54,10 @@ package struct Configuration: Equatable, Sendable {
     package var trace: Bool
     /// `--marbles` (replay only): the run as marble diagrams on stderr.
     package var marbles: Bool
+    /// `--progress`: a status line on stderr, when it is a terminal.
+    package var progress: Bool
+    /// `--metrics FILE`, as the bytes of its argument.
+    package var metricsPath: [UInt8]?
     /// The input FILE, as the bytes of its argument, or nil for stdin (`-`
     /// is also stdin).
     package var inputPath: [UInt8]?
@@ -61,9 +67,16 @@ package struct Configuration: Equatable, Sendable {
     package var resolveAfter: Nanoseconds?
     /// `--state FILE` (live only), or nil.
     package var state: StateOptions?
+    /// `--exempt ITEM=VALUES`: lines outside the policy.
+    package var exempt: Exemption?
+    /// `--then-every M`: every Mth discard of a key in a row is emitted.
+    package var thenEvery: Int64?
+    /// `--count-field NAME`: the count inside the line, as NAME's bytes.
+    package var countField: [UInt8]?
 
     package init(policy: PolicyChoice) {
         self.policy = policy
+        batch = nil
         keyField = nil
         delimiter = nil
         replay = false
@@ -78,10 +91,15 @@ package struct Configuration: Equatable, Sendable {
         stats = false
         trace = false
         marbles = false
+        progress = false
+        metricsPath = nil
         inputPath = nil
         exec = nil
         resolveAfter = nil
         state = nil
+        exempt = nil
+        thenEvery = nil
+        countField = nil
     }
 }
 
@@ -94,6 +112,16 @@ package struct StateOptions: Equatable, Sendable {
 }
 
 extension Configuration {
+    /// How stdout shows a count: `--count-field`'s member, `--count`'s
+    /// prefix, or none (counted for `--then-every` alone).
+    package var countStyle: CountStyle {
+        if let countField { return .field(countField) }
+        return count ? .prefix : .hidden
+    }
+
+    /// Whether lines are counted: `--count` or `--count-field`.
+    package var counts: Bool { count || countField != nil }
+
     /// `--limit`'s bucket (`--trace` says why a line is dropped with it).
     package var limitRate: CellRate? {
         if case let .limit(rate) = policy { return rate }

@@ -119,6 +119,24 @@ func rate(_ text: String, for spelling: String) throws(UsageError) -> (count: In
     return (count, period)
 }
 
+let batchHint = """
+    --batch takes a positive whole number of lines, the most pending at once: --debounce 2s --batch 100.
+    See 'pace --help' for more information.
+    """
+
+/// `--batch N`: a positive integer that fits a batch's size (Int32).
+func batchSize(_ text: String, for spelling: String) throws(UsageError) -> Int32 {
+    func fail(_ why: String) -> UsageError {
+        UsageError("invalid batch size '\(text)' for '\(spelling)': \(why)", hint: batchHint)
+    }
+    guard !text.isEmpty, text.utf8.allSatisfy({ digit($0) != nil }) else {
+        throw fail("it must be a positive whole number")
+    }
+    guard let size = Int32(text) else { throw fail("it must be at most \(Int32.max)") }
+    guard size > 0 else { throw fail("it must be at least 1") }
+    return size
+}
+
 /// `--burst B`: a positive integer.
 func burst(_ text: String, for spelling: String) throws(UsageError) -> Int64 {
     func fail(_ why: String) -> UsageError {
@@ -177,4 +195,51 @@ func timeFormat(_ text: String) throws(UsageError) -> TimeFormat {
     let suggestion = editDistance(best, text) <= 2 ? " (did you mean '\(best)'?)" : ""
     throw UsageError("unknown time format '\(text)'\(suggestion)",
                      hint: "Formats: \(names.joined(separator: ", ")), or a strptime-style pattern such as '%Y-%m-%d %H:%M:%S'.\nSee 'pace --help' for more information.")
+}
+
+// MARK: - Floods (issue 23)
+
+let exemptHint = """
+    --exempt takes ITEM=VALUES: one field (a number or a NAME) and comma-separated values,
+    none empty, compared ignoring ASCII case: level=error,fatal, 5=ERROR.
+    See 'pace --help' for more information.
+    """
+
+let countFieldHint = """
+    --count-field takes a NAME (a letter, '_' or '@', then letters, digits and '_ - @ .'): n, count.
+    See 'pace --help' for more information.
+    """
+
+/// `--exempt`, `--then-every` and `--count-field`, with their cross-flag rules.
+func floodOptions(_ typed: TypedArguments, _ config: inout Configuration, policy: String) throws(UsageError) {
+    if let (spelling, value) = typed.value(.exempt) {
+        switch Exemption.parse(value ?? "") {
+        case let .success(exemption): config.exempt = exemption
+        case let .failure(error): throw UsageError("invalid value for '\(spelling)': \(error)", hint: exemptHint)
+        }
+    }
+    if let (spelling, value) = typed.value(.thenEvery) {
+        let text = value ?? ""
+        guard text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let m = Int64(text), m >= 2 else {
+            throw UsageError("invalid value '\(text)' for '\(spelling)' (an integer of at least 2)")
+        }
+        if case .rate = config.policy {
+            throw UsageError("'\(spelling)' does not apply to --rate (it never drops a line)")
+        }
+        if config.batch != nil {
+            throw UsageError("'\(spelling)' and '--batch' cannot be used together (a batch discards nothing)")
+        }
+        config.thenEvery = m
+    }
+    if let (spelling, value) = typed.value(.countField) {
+        if config.count { throw UsageError("'\(spelling)' and '--count' cannot be used together (one count per line)") }
+        if config.exec != nil {
+            throw UsageError("'\(spelling)' does not apply to --exec (the command gets PACE_COUNT)")
+        }
+        let name = Array((value ?? "").utf8)
+        guard case .success(.name) = TimeField.parse(value ?? ""), !name.isEmpty else {
+            throw UsageError("invalid NAME '\(value ?? "")' for '\(spelling)'", hint: countFieldHint)
+        }
+        config.countField = name
+    }
 }

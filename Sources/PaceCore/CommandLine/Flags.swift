@@ -3,11 +3,13 @@
 
 enum FlagID: Hashable, Sendable {
     case debounce, leading, throttle, throttleLast, limit, rate
-    case maxWait, trailing, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
+    case maxWait, trailing, batch, burst, keyField, delimiter, replay, timeFormat, year, timeField, onBadTime
     case emitTime, count, dropped, record, stats, trace, marbles, help, version
     case state
     case exec, onBusy, jobs, killAfter
     case resolveAfter
+    case progress, metrics
+    case exempt, thenEvery, countField
 }
 
 struct Flag: Sendable {
@@ -58,13 +60,19 @@ let flagTable: [Flag] = [
          "With --debounce: no line stays pending longer than <duration> after the first line of its burst (>= the debounce window)."),
     Flag(.trailing, ["--trailing"], .option,
          "With --leading: also emit the last line of a burst, if it is not its first, when the burst ends (one window after that line)."),
+    Flag(.batch, ["--batch"], value: "n", .option,
+         "With --debounce or --throttle-last: keep up to <n> pending lines together instead of the latest alone, and emit them all at once, in input order, as one batch (at once when <n> are pending; with --exec, one command)."),
     Flag(.burst, ["--burst"], value: "count", .option,
          "With --limit or --rate: the bucket's size, a positive whole number of lines that may go out at once.",
          default: "the <n> of --limit, 1 for --rate"),
     Flag(.resolveAfter, ["--resolve-after"], value: "duration", .option,
          "Episodes: a 'resolved' line (the key's last line again) once a key has had no line for <duration> and nothing pending; every output line is marked first, repeat, resolved or exempt (a TAB column after the prefixes; PACE_EVENT with --exec)."),
     Flag(.keyField, ["--key-field"], value: "fields", .option,
-         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. Lines lacking them share the empty key."),
+         "Independent state per key: the key is the values of <fields>, a comma-separated list of N (field N, 1-based), N-M, N- and NAMEs (a JSON member such as kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. An item followed by ~ is masked: each run of letters, digits, _ and . holding a digit becomes # (5-~, msg~: one key per message template). Lines lacking them share the empty key."),
+    Flag(.exempt, ["--exempt"], value: "item=values", .option,
+         "Lines whose field <item> (a number or a NAME) has one of <values> (comma-separated, ASCII case ignored) pass outside the policy, at once, counting 1: level=error,fatal."),
+    Flag(.thenEvery, ["--then-every"], value: "m", .option,
+         "Of the lines a key's policy would drop, let every <m>th in a row through (an integer >= 2), counting <m>; not with --rate."),
     Flag(.delimiter, ["--delimiter"], value: "byte", .option,
          "Split fields at each <byte> (as cut -d; '\\t' is TAB) instead of at runs of spaces and tabs."),
     Flag(.replay, ["--replay"], .option,
@@ -85,6 +93,8 @@ let flagTable: [Flag] = [
          "Prefix each output line with its emission time in seconds (6 decimals) and a TAB."),
     Flag(.count, ["--count"], .option,
          "Prefix each output line with a count and a TAB (after --emit-time's prefix): the line itself plus the lines of its key dropped since that key's previous output line."),
+    Flag(.countField, ["--count-field"], value: "name", .option,
+         "The count of --count inside the line instead: ,\"<name>\":N before a JSON object's closing brace, else <name>=N appended; not with --count or --exec."),
     Flag(.dropped, ["--dropped"], value: "file", .option,
          "Write every input line that does not reach stdout to <file> (created or truncated), as it is dropped; with --emit-time, after the time it was dropped and a TAB."),
     Flag(.record, ["--record"], value: "file", .option,
@@ -95,6 +105,10 @@ let flagTable: [Flag] = [
          "At exit, print a summary on stderr: lines in, emitted, dropped, keys, clamped and bad timestamps, empty lines (with --count, dropped lines left uncounted); with --key-field, also in, emitted and dropped for the top 10 keys. Bounded memory: past 1,000,000 keys the key count is an estimate, past 100,000 the table comes from a summary (both say so)."),
     Flag(.trace, ["--trace"], .option,
          "Print each input line's fate on stderr as it becomes certain: emitted (when), replaced by which line, dropped inside which window, skipped."),
+    Flag(.progress, ["--progress"], .option,
+         "While pace runs, a status line on stderr when it is a terminal: lines in, emitted, discarded, active keys, lines per second; in replay also the time reached and, for a file, how much is read and the time left."),
+    Flag(.metrics, ["--metrics"], value: "file", .option,
+         "Keep the run's counters in <file> in the Prometheus text format (for node_exporter's textfile collector), rewritten at most once a second and at exit."),
     Flag(.marbles, ["--marbles"], .option,
          "After the replay, draw input and output per key as marble diagrams on stderr, scaled to the terminal width (COLUMNS, else 80; first 10000 events).",
          replayOnly: true),

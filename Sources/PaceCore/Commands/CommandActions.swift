@@ -46,8 +46,9 @@ package enum CommandEffect<Key: Hashable>: Equatable {
 package enum CommandAction<Key: Hashable>: Equatable {
     /// An emitted line, with its count, at `now` (a restart's SIGTERM arms a
     /// kill timer from it).
-    /// `outsideBusy`: a resolved or exempt line of `--resolve-after`, which
-    /// `--on-busy` never discards: it waits behind its key's command.
+    /// `outsideBusy`: a line `--on-busy` never discards (an exempt line, one
+    /// passed by `--on-bad-time pass`, a resolved line of `--resolve-after`):
+    /// it waits behind its key's command.
     case submit(EventNumber, key: Key, count: Int64, now: Instant, outsideBusy: Bool = false)
     /// Line `line`'s shell has exited (for whatever reason), at `now`;
     /// `groupRemains`: pace had sent it SIGTERM (and no SIGKILL) and its

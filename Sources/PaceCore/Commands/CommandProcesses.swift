@@ -46,22 +46,45 @@ extension CommandRunner {
                     try perform(queue.reduce(.groupEmptied(line)))
                 }
             case let .discard(line, why):
-                if why == .shutdown { notRunAtShutdown += 1 }
                 if traceWriter != nil { trace(line, notRunText(why, occasion)) }
                 // A resolved line never run goes to no file: it is a copy.
                 if let line = stored.removeValue(forKey: line), line.mark != .resolved {
                     stored.releaseSpareCapacity()
-                    var failure: OutputError?
-                    line.line.withUnsafeBytes { bytes in
-                        do throws(OutputError) { try dropped.emit(Emission(line: bytes, time: latestTime, number: 0)) } catch { failure = error }
-                    }
-                    if let failure { throw failure }
+                    let lines = Int64(max(line.batchSize, 1))
+                    if why == .shutdown { notRunAtShutdown += lines }
+                    batchLinesNotRun += lines - 1
+                    try discard(line)
+                } else if why == .shutdown {
+                    notRunAtShutdown += 1
                 }
             case .armKillTimer, .armGroupCheck, .finished:
                 // The deadline is `nextDeadline`; the end is `isFinished`.
                 break
             }
         }
+    }
+
+    /// The lines of a command that never runs go to `--dropped`: a batch's
+    /// each, in order.
+    func discard(_ entry: Stored) throws(OutputError) {
+        var failure: OutputError?
+        entry.before.withUnsafeBytes { before in
+            var start = 0
+            for end in before.indices where before[end] == 0x0A {
+                do throws(OutputError) {
+                    try dropped.emit(Emission(line: UnsafeRawBufferPointer(rebasing: before[start..<end]), time: latestTime,
+                                              number: 0))
+                } catch {
+                    if failure == nil { failure = error }
+                }
+                start = end + 1
+            }
+        }
+        if let failure { throw failure }
+        entry.line.withUnsafeBytes { bytes in
+            do throws(OutputError) { try dropped.emit(Emission(line: bytes, time: latestTime, number: 0)) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// `--trace`'s words for a line whose command never runs.
@@ -104,17 +127,21 @@ extension CommandRunner {
         var time = [UInt8](repeating: 0, count: maxSecondsLength)
         let timeLength = time.withUnsafeMutableBytes { formatSeconds(entry.time, into: $0.baseAddress!) }
         let countText = Array(String(count).utf8)
+        // PACE_BATCH only with `--batch`.
+        let batchText = entry.batchSize > 0 ? Array(String(entry.batchSize).utf8) : nil
         let result = entry.line.withUnsafeBytes { lineBytes in
             entry.key.withUnsafeBytes { keyBytes in
                 time.withUnsafeBytes { timeBytes in
                     countText.withUnsafeBytes { countBytes in
                         entry.mark.word.utf8CString.withUnsafeBytes { eventBytes in
-                            var values = [
-                                lineBytes, keyBytes, UnsafeRawBufferPointer(rebasing: timeBytes[..<timeLength]), countBytes,
-                            ]
-                            // PACE_EVENT only with --resolve-after.
-                            if entry.mark != .none { values.append(UnsafeRawBufferPointer(rebasing: eventBytes.dropLast())) }
-                            return spawner.spawn(stdinFD: pipe.read, values: values)
+                            (batchText ?? []).withUnsafeBytes { batchBytes in
+                                // PACE_EVENT only with --resolve-after, PACE_BATCH only with --batch.
+                                spawner.spawn(stdinFD: pipe.read, values: [
+                                    lineBytes, keyBytes, UnsafeRawBufferPointer(rebasing: timeBytes[..<timeLength]),
+                                    countBytes, entry.mark != .none ? UnsafeRawBufferPointer(rebasing: eventBytes.dropLast()) : nil,
+                                    batchText != nil ? batchBytes : nil,
+                                ])
+                            }
                         }
                     }
                 }
@@ -141,7 +168,8 @@ extension CommandRunner {
                                      tag: UInt64(bitPattern: line) << 1)
         stored[line] = nil
         stored.releaseSpareCapacity()
-        var input = entry.line
+        var input = entry.before
+        input.append(contentsOf: entry.line)
         input.append(0x0A)
         children[line] = Child(pid: pid, pidfd: pidfd, stdinFD: pipe.write, input: input, written: 0)
         feedInput(line, registered: false)

@@ -52,7 +52,7 @@ package struct CommandQueue<Key: Hashable> {
     package static var firstGroupCheck: Nanoseconds { 1_000_000 }
     package static var longestGroupCheck: Nanoseconds { 250_000_000 }
 
-    private struct Waiting {
+    struct Waiting {
         var line: EventNumber
         var count: Int64
         /// Submission order, across keys.
@@ -62,13 +62,13 @@ package struct CommandQueue<Key: Hashable> {
     }
 
     /// A key with a command running or lines waiting (forgotten otherwise).
-    private struct KeyState {
+    struct KeyState {
         var running: EventNumber?
         /// Its waiting lines, in submission order.
         var waiting = FIFO<Waiting>()
     }
 
-    private struct Running {
+    struct Running {
         var key: Key
         var terminated = false
         var killed = false
@@ -78,29 +78,29 @@ package struct CommandQueue<Key: Hashable> {
         var groupCheck: (due: Instant, interval: Nanoseconds)?
     }
 
-    private var keys: [Key: KeyState] = [:]
-    private var running: [EventNumber: Running] = [:]
+    var keys: [Key: KeyState] = [:]
+    var running: [EventNumber: Running] = [:]
     /// Lines waiting, all keys together.
-    package private(set) var waitingCount = 0
+    package internal(set) var waitingCount = 0
     /// Keys whose first waiting line may start, by that line's order. Entries
     /// go stale (the key started, or its line was replaced) and are skipped
     /// when popped: each is checked against `keys`. While every slot is
     /// busy nothing is popped, and `restart` replacing a waiting line leaves
     /// one stale entry per line: the heap is rebuilt from `keys` once it
     /// holds more than twice as many entries as there are keys.
-    private var ready = IndexedHeap<ReadyKey<Key>>()
+    var ready = IndexedHeap<ReadyKey<Key>>()
     /// SIGTERMed commands and when they get SIGKILL, in the order sent:
     /// `now` never goes back, so the deadlines are in order too. Entries of
     /// commands that are gone or killed are taken off the front at the end
     /// of every action, so the first is the next SIGKILL due.
-    private var killTimers = FIFO<(due: Instant, line: EventNumber)>()
+    var killTimers = FIFO<(due: Instant, line: EventNumber)>()
     /// Counts carried by lines discarded here, owed to each key's next line.
-    private var owed: [Key: Int64] = [:]
-    private var nextOrder: UInt64 = 0
-    private var inputEnded = false
-    private var stopped = false
-    private var finishedReported = false
-    package private(set) var stats = CommandQueueStats()
+    var owed: [Key: Int64] = [:]
+    var nextOrder: UInt64 = 0
+    var inputEnded = false
+    var stopped = false
+    var finishedReported = false
+    package internal(set) var stats = CommandQueueStats()
 
     package init(jobs: Int, onBusy: OnBusy, killAfter: Nanoseconds) {
         precondition(jobs >= 1 && killAfter > 0, "CommandQueue: jobs \(jobs), kill-after \(killAfter)")
@@ -273,7 +273,7 @@ package struct CommandQueue<Key: Hashable> {
     }
 
     /// Takes the first waiting line of `key` out, in place.
-    private mutating func takeFirstWaiting(of key: Key) -> Waiting? {
+    mutating func takeFirstWaiting(of key: Key) -> Waiting? {
         guard let index = keys.index(forKey: key), !keys.values[index].waiting.isEmpty else { return nil }
         waitingCount -= 1
         return keys.values[index].waiting.removeFirst()
@@ -326,38 +326,4 @@ package struct CommandQueue<Key: Hashable> {
         }
     }
 
-    private mutating func discard(_ line: EventNumber, key: Key, count: Int64, _ why: CommandDiscard,
-                                  into effects: inout [CommandEffect<Key>]) {
-        owed[key, default: 0] += count
-        stats.notRun += 1
-        effects.append(.discard(line, why))
-    }
-
-    private mutating func armKillTimer(_ line: EventNumber, now: Instant, into effects: inout [CommandEffect<Key>]) {
-        let due = now.saturatingAdd(killAfter)
-        killTimers.append((due, line))
-        effects.append(.armKillTimer(at: due))
-    }
-
-    /// Nothing new starts; waiting lines are discarded in the order they
-    /// were submitted; running commands are sent SIGTERM if `signalling`.
-    private mutating func stop(signalling: Bool, now: Instant, into effects: inout [CommandEffect<Key>]) {
-        stopped = true
-        var leftOver: [(Waiting, Key)] = []
-        for key in Array(keys.keys) {
-            while let waiting = takeFirstWaiting(of: key) { leftOver.append((waiting, key)) }
-            if keys[key]!.running == nil { keys[key] = nil }
-        }
-        leftOver.sort { $0.0.order < $1.0.order }
-        for (waiting, key) in leftOver {
-            discard(waiting.line, key: key, count: waiting.count, .shutdown, into: &effects)
-        }
-        ready = IndexedHeap()
-        guard signalling else { return }
-        for line in running.keys.sorted() where !running[line]!.terminated {
-            running[line]!.terminated = true
-            effects.append(.terminate(line))
-            armKillTimer(line, now: now, into: &effects)
-        }
-    }
 }

@@ -73,11 +73,15 @@ package final class CommandRunner<Dropped: LineSink> {
     let clock: () -> Instant
     let epoll: Int32
 
-    /// A line waiting for its command.
+    /// A line waiting for its command: with `--batch`, the batch's last
+    /// line, the lines before it (each followed by `\n`) and its size (0
+    /// without `--batch`: PACE_BATCH is not set).
     struct Stored {
         var line: [UInt8]
         var key: [UInt8]
         var time: Instant
+        var before: [UInt8] = []
+        var batchSize: Int32 = 0
         /// `--resolve-after`'s mark (PACE_EVENT), `.none` without it.
         var mark: EpisodeMark = .none
     }
@@ -116,6 +120,9 @@ package final class CommandRunner<Dropped: LineSink> {
     /// `killAll` was called by `waitUntilIdle` (a second signal).
     var killedAll = false
     var failed: Int64 = 0
+    /// `--batch`: the lines of discarded batches besides their last, which
+    /// the queue (one entry a batch) does not count as not run.
+    var batchLinesNotRun: Int64 = 0
     /// The first command that could not be started: its line and errno.
     package internal(set) var startFailure: (line: EventNumber, errno: Int32)?
     var ready: [(events: UInt32, tag: UInt64)] = []
@@ -176,7 +183,7 @@ package final class CommandRunner<Dropped: LineSink> {
     package var isIdle: Bool { queue.runningCount == 0 && queue.waitingCount == 0 }
     package var stats: CommandStats {
         CommandStats(run: queue.stats.started, failed: failed, restarted: queue.stats.restarted,
-                     notRun: queue.stats.notRun)
+                     notRun: queue.stats.notRun + batchLinesNotRun)
     }
     /// What the commands add to pace's exit status: 1 if one could not be
     /// started, else 123 if one failed, else 0. (A signal's 130 or 143 wins
@@ -189,16 +196,22 @@ package final class CommandRunner<Dropped: LineSink> {
     /// discarded (`--on-busy drop`, after shutdown). `count` is what
     /// `--count` would show; `lineNumber` names it (unique among lines in
     /// flight) in failure messages. `mark`: `--resolve-after`'s (PACE_EVENT);
-    /// a resolved or exempt line is never discarded by `--on-busy`, and a
+    /// a resolved or exempt line (and, `kept`, any line outside the policy)
+    /// is never discarded by `--on-busy`, and a
     /// resolved line, a copy of its key's last line, is known to the queue
     /// by its own number (`resolvedLine`), as that line may be in flight too.
+    /// A `--batch` is one command: `before` holds its lines before `line`,
+    /// its last, each followed by `\n`, and `batchSize` its size (0 without
+    /// `--batch`); `count` is its lines'.
     package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
-                       lineNumber: EventNumber, mark: EpisodeMark = .none) throws(OutputError) {
+                       lineNumber: EventNumber, mark: EpisodeMark = .none, kept: Bool = false,
+                       before: [UInt8] = [], batchSize: Int32 = 0) throws(OutputError) {
         latestTime = time
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
-        stored[id] = Stored(line: Array(line), key: Array(key), time: time, mark: mark)
+        stored[id] = Stored(line: Array(line), key: Array(key), time: time, before: before, batchSize: batchSize,
+                            mark: mark)
         try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(),
-                                         outsideBusy: mark == .resolved || mark == .exempt)),
+                                         outsideBusy: kept || mark == .resolved || mark == .exempt)),
                     on: .submitted(id))
     }
 

@@ -32,6 +32,11 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
     private let pendingSignal: () -> Int32
     /// A second signal came: every command gets SIGKILL at once.
     private let endNow: () -> Bool
+    /// `--batch`: the lines of the batch going out before its last, each
+    /// followed by `\n`, and the sum of their counts: a batch is one
+    /// command, submitted with its last line.
+    private var gathered: [UInt8] = []
+    private var gatheredCount: Int64 = 0
 
     package init(runner: CommandRunner<Dropped>, keys: KeyExtractor, waitsForEach: Bool = true,
                 pendingSignal: @escaping () -> Int32, endNow: @escaping () -> Bool = { false }) {
@@ -50,14 +55,26 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
 
     package mutating func emit(_ emission: Emission) throws(OutputError) {
         if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown(at: emission.time) }
+        guard emission.endsBatch else {
+            gathered.append(contentsOf: emission.line)
+            gathered.append(0x0A)
+            gatheredCount += emission.count
+            return
+        }
+        defer {
+            gathered.removeAll(keepingCapacity: true)
+            gatheredCount = 0
+        }
         // The key as shown (PACE_KEY): one field's bytes as they are, the
         // values of several joined by one space.
         let shown = keys.shown(Array(emission.key))
         var failure: OutputError?
         shown.withUnsafeBytes { key in
             do throws(OutputError) {
-                try runner.submit(line: emission.line, key: key, time: emission.time, count: emission.count,
-                                  lineNumber: emission.number, mark: emission.mark)
+                try runner.submit(line: emission.line, key: key, time: emission.time,
+                                  count: emission.count + gatheredCount, lineNumber: emission.number,
+                                  mark: emission.mark, kept: emission.slot == Emission.outsidePolicy,
+                                  before: gathered, batchSize: emission.batchSize)
             } catch {
                 failure = error
             }

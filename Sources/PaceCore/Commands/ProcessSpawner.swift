@@ -32,9 +32,10 @@ struct ProcessSpawner {
     private let inherited: Int
     let shell: [UInt8]
 
-    /// PACE_EVENT (`--resolve-after`) last: a command gets it only when
-    /// its value is given.
-    static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT=", "PACE_EVENT="].map { Array($0.utf8) }
+    /// PACE_EVENT (`--resolve-after`) and PACE_BATCH (`--batch`) last: a
+    /// command gets each only when its value is given.
+    static let variables = ["PACE_LINE=", "PACE_KEY=", "PACE_TIME=", "PACE_COUNT=", "PACE_EVENT=", "PACE_BATCH="]
+        .map { Array($0.utf8) }
 
     /// The kernel's limit for one environment string (SPEC: Commands):
     /// execve(2) fails with E2BIG when a `NAME=value` string, its NUL
@@ -87,19 +88,21 @@ struct ProcessSpawner {
     }
 
     /// Spawns the command with `stdinFD` as its stdin (closed in pace by the
-    /// caller afterwards) and `values` (PACE_LINE's, PACE_KEY's, PACE_TIME's
-    /// and PACE_COUNT's bytes, each cut at its first NUL). Returns the pid,
-    /// or the errno of the failure.
-    func spawn(stdinFD: Int32, values: [UnsafeRawBufferPointer]) -> Result<pid_t, SpawnError> {
-        precondition(values.count == Self.variables.count || values.count == Self.variables.count - 1,
-                     "ProcessSpawner: \(values.count) values")
+    /// caller afterwards) and `values`, one per variable (PACE_LINE's,
+    /// PACE_KEY's, PACE_TIME's, PACE_COUNT's, PACE_EVENT's and PACE_BATCH's
+    /// bytes, each cut at its first NUL; nil: that variable is not set).
+    /// Returns the pid, or the errno of the failure.
+    func spawn(stdinFD: Int32, values: [UnsafeRawBufferPointer?]) -> Result<pid_t, SpawnError> {
+        precondition(values.count == Self.variables.count, "ProcessSpawner: \(values.count) values")
+        // The variables given a value, each set; the others are not.
+        let given = zip(Self.variables, values).compactMap { name, value in value.map { (name, $0) } }
         // One buffer for the four `NAME=value\0` strings.
         var size = 0
-        for (name, value) in zip(Self.variables, values) { size += name.count + cut(value, name: name).count + 1 }
+        for (name, value) in given { size += name.count + cut(value, name: name).count + 1 }
         let strings = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
         defer { strings.deallocate() }
         var offset = 0
-        for (i, (name, value)) in zip(Self.variables, values).enumerated() {
+        for (i, (name, value)) in given.enumerated() {
             environment[inherited + i] = (strings + offset).assumingMemoryBound(to: CChar.self)
             name.withUnsafeBytes { (strings + offset).copyMemory(from: $0.baseAddress!, byteCount: name.count) }
             offset += name.count
@@ -109,7 +112,7 @@ struct ProcessSpawner {
             strings.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
             offset += 1
         }
-        defer { for i in 0..<values.count { environment[inherited + i] = nil } }
+        defer { for i in 0..<given.count { environment[inherited + i] = nil } }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

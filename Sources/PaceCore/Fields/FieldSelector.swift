@@ -33,11 +33,19 @@ package struct FieldName: Equatable, Sendable {
 /// `--key-field K`: the key is the sequence of the items' values.
 package struct FieldSelector: Equatable, Sendable {
     package let items: [FieldItem]
+    /// Per item: masked (`5-~`, `msg~`: see KeyMask.swift).
+    package let masked: [Bool]
 
-    package init(_ items: [FieldItem]) {
+    /// `masked`: per item (nil: none is).
+    package init(_ items: [FieldItem], masked: [Bool]? = nil) {
         precondition(!items.isEmpty, "FieldSelector: a field list has at least one item")
+        precondition(masked == nil || masked!.count == items.count, "FieldSelector: one mask flag per item")
         self.items = items
+        self.masked = masked ?? items.map { _ in false }
     }
+
+    /// Whether any item is masked.
+    package var isMasked: Bool { masked.contains(true) }
 
     /// `--key-field 2`.
     package static func field(_ n: Int) -> FieldSelector { FieldSelector([.field(n)]) }
@@ -71,8 +79,17 @@ extension FieldSelector {
     /// A `--key-field` value.
     package static func parse(_ text: String) -> Result<FieldSelector, FieldSyntaxError> {
         var items: [FieldItem] = []
+        var masked: [Bool] = []
         for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            let item = Array(part)
+            var item = Array(part)
+            let mask = item.last == UInt8(ascii: "~")
+            if mask {
+                item.removeLast()
+                if item.isEmpty {
+                    return .failure(FieldSyntaxError(description: "'~' masks the item before it, and '\(text)' has none"))
+                }
+            }
+            masked.append(mask)
             if item.isEmpty {
                 let why = text.isEmpty ? "an empty field list" : "an empty item in the field list '\(text)'"
                 return .failure(FieldSyntaxError(description: why))
@@ -82,7 +99,7 @@ extension FieldSelector {
             case let .failure(error): return .failure(error)
             }
         }
-        return .success(FieldSelector(items))
+        return .success(FieldSelector(items, masked: masked))
     }
 }
 
@@ -93,6 +110,9 @@ extension TimeField {
         if bytes.isEmpty { return .failure(FieldSyntaxError(description: "an empty time field")) }
         if bytes.contains(UInt8(ascii: ",")) {
             return .failure(FieldSyntaxError(description: "'\(text)': a time field is one field (a number or a NAME), not a list"))
+        }
+        if bytes.last == UInt8(ascii: "~") {
+            return .failure(FieldSyntaxError(description: "'\(text)': a time field is not masked ('~' is for --key-field)"))
         }
         // A bad number's message names the one form a time field has.
         switch parseItem(bytes, numberForms: "") {

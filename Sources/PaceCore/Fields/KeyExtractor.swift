@@ -11,12 +11,16 @@
 // `--marbles`, where they may look alike (still bytes: what a person sees
 // is then escaped by `displayText`).
 //
+// A masked item (`5-~`, `msg~`) has its value masked (KeyMask.swift) into
+// the scratch: one masked field or NAME is that masked value; in an encoded
+// key, each masked value replaces the value, with its own length.
+//
 // A range's missing fields and empty ones are the same value, so trailing
 // empty fields are dropped from it: with `--delimiter ,`, `2-` of `a,b` and
 // of `a,b,` is the one value `b`.
 
 package struct KeyExtractor {
-    private enum Shape { case unkeyed, blankField, delimitedField, name, encoded }
+    private enum Shape { case unkeyed, blankField, delimitedField, name, masked, encoded }
 
     private let shape: Shape
     private let field: Int
@@ -29,13 +33,18 @@ package struct KeyExtractor {
     /// A key of one NAME: where its bytes are.
     private let name: NameView?
     private let items: [FieldItem]
+    /// Per item: masked (`5-~`): its value is written masked (KeyMask.swift).
+    private let masks: [Bool]
     private let scratch = ByteScratch()
+    /// A masked NAME's value, decoded before it is masked into `scratch`.
+    private let unmasked = ByteScratch()
 
     /// `selector` nil: every line has the empty key.
     package init(_ selector: FieldSelector?, delimiter: UInt8?) {
         self.delimiter = delimiter ?? 0
         delimited = delimiter != nil
         items = selector?.items ?? []
+        masks = selector?.masked ?? []
         var field = 0
         var name: NameView?
         layouts = items.compactMap { item in
@@ -45,6 +54,10 @@ package struct KeyExtractor {
         names = layouts.map(\.view)
         if selector == nil {
             shape = .unkeyed
+        } else if items.count == 1, masks[0], case .field = items[0] {
+            shape = .masked
+        } else if items.count == 1, masks[0], case .name = items[0] {
+            shape = .masked
         } else if items.count == 1, case let .field(n) = items[0] {
             shape = delimited ? .delimitedField : .blankField
             field = n
@@ -85,27 +98,55 @@ package struct KeyExtractor {
         case .name:
             let value = structuredValue(line, end: contentLength(line), name: name.unsafelyUnwrapped)
             return valueBytes(value, of: line, scratch: scratch)
+        case .masked:
+            return maskedKey(line)
         case .encoded:
             return encodedKey(line)
         }
+    }
+
+    /// A key of one masked field or NAME: its value masked, in the scratch.
+    private func maskedKey(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let end = contentLength(line)
+        let value: UnsafeRawBufferPointer
+        switch items[0] {
+        case let .field(n):
+            let range = numberedField(line, n, end: end, delimited: delimited, delimiter: delimiter) ?? 0..<0
+            value = UnsafeRawBufferPointer(rebasing: line[range])
+        case .name:
+            value = valueBytes(structuredValue(line, end: end, name: names[0]), of: line, scratch: unmasked)
+        case .range, .from:
+            preconditionFailure("KeyExtractor: a masked range is encoded")
+        }
+        scratch.count = 0
+        scratch.appendMasked(value)
+        return scratch.bytes
     }
 
     private func encodedKey(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         let end = contentLength(line)
         scratch.count = 0
         var nameIndex = 0
-        for item in items {
+        for (index, item) in items.enumerated() {
+            let masked = masks[index]
             switch item {
             case let .field(n):
-                appendValue(numberedField(line, n, end: end, delimited: delimited, delimiter: delimiter), line)
+                appendValue(numberedField(line, n, end: end, delimited: delimited, delimiter: delimiter), line,
+                            masked: masked)
             case let .range(low, high):
-                appendRange(line, low, high, end: end)
+                appendRange(line, low, high, end: end, masked: masked)
             case let .from(low):
-                appendRange(line, low, Int.max, end: end)
+                appendRange(line, low, Int.max, end: end, masked: masked)
             case .name:
                 let lengthAt = scratch.count
                 scratch.appendLength(0)
-                let n = scratch.append(structuredValue(line, end: end, name: names[nameIndex]), of: line)
+                let value = structuredValue(line, end: end, name: names[nameIndex])
+                let n: Int
+                if masked {
+                    n = scratch.appendMasked(valueBytes(value, of: line, scratch: unmasked))
+                } else {
+                    n = scratch.append(value, of: line)
+                }
                 nameIndex += 1
                 scratch.storeLength(n, at: lengthAt)
             }
@@ -114,15 +155,22 @@ package struct KeyExtractor {
     }
 
     @inline(__always)
-    private func appendValue(_ range: Range<Int>?, _ line: UnsafeRawBufferPointer) {
+    private func appendValue(_ range: Range<Int>?, _ line: UnsafeRawBufferPointer, masked: Bool) {
         let range = range ?? 0..<0
-        scratch.appendLength(range.count)
-        scratch.append(UnsafeRawBufferPointer(rebasing: line[range]))
+        let value = UnsafeRawBufferPointer(rebasing: line[range])
+        if masked {
+            let lengthAt = scratch.count
+            scratch.appendLength(0)
+            scratch.storeLength(scratch.appendMasked(value), at: lengthAt)
+        } else {
+            scratch.appendLength(range.count)
+            scratch.append(value)
+        }
     }
 
     /// Fields `low` to `high` (as far as the line has them): their count,
     /// then each value; trailing empty ones dropped.
-    private func appendRange(_ line: UnsafeRawBufferPointer, _ low: Int, _ high: Int, end: Int) {
+    private func appendRange(_ line: UnsafeRawBufferPointer, _ low: Int, _ high: Int, end: Int, masked: Bool) {
         let countAt = scratch.count
         scratch.appendLength(0)
         var values = 0
@@ -130,7 +178,7 @@ package struct KeyExtractor {
         var next: Range<Int>? = numberedField(line, low, end: end, delimited: delimited, delimiter: delimiter)
         var n = low
         while let range = next, n <= high {
-            appendValue(range, line)
+            appendValue(range, line, masked: masked)
             values += 1
             if !range.isEmpty { kept = (values, scratch.count) }
             // The field after `range`.

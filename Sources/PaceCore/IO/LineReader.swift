@@ -31,6 +31,8 @@ package struct LineReader: ~Copyable {
     package static let defaultCapacity = 256 * 1024
 
     private let fd: Int32
+    /// The descriptor read (`--progress` asks how far into a file it is).
+    var descriptor: Int32 { fd }
     private var buffer: UnsafeMutableRawPointer
     /// The buffer's size (internal: the tests check that it shrinks back).
     private(set) var capacity: Int

@@ -34,6 +34,8 @@ package struct MarbleRecording: Equatable, Sendable {
     private var letters: [EventNumber: UInt8] = [:]
     /// Events that came after the limit (not recorded).
     private(set) var unrecorded: Int64 = 0
+    /// `--batch`: a batch went out (the legend says how batches show).
+    private(set) var hasBatches = false
 
     /// The keys as labels show them, when they differ from the key bytes
     /// (a composite key's values joined by one space).
@@ -69,6 +71,8 @@ package struct MarbleRecording: Equatable, Sendable {
         letters[event] = letter
         inputs.append(Mark(time: time, key: k, letter: letter))
     }
+
+    mutating func batched() { hasBatches = true }
 
     mutating func emitted(_ event: EventNumber, key: UnsafeRawBufferPointer, at time: Instant) {
         guard let letter = letters.removeValue(forKey: event) else { return }
@@ -137,6 +141,7 @@ package struct MarbleRecording: Equatable, Sendable {
         }
         text += "  a-z: a key's events in order (o after the 26th); in out, the ones emitted\n"
         text += "  2-9: that many in one column, *: 10 or more; -: none\n"
+        if hasBatches { text += "  a batch (--batch) is its lines in its one column: a count, or a letter for one\n" }
         if outputs.contains(where: { $0.letter == Self.resolvedGlyph }) {
             text += "  !: a key's episode resolved (--resolve-after)\n"
         }

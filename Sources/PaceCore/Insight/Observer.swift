@@ -21,12 +21,17 @@ package protocol SchedulerObserver: AnyObject {
     func keyJoined(_ key: UnsafeRawBufferPointer, hash: UInt64) -> Bool
     /// A line was written; `atEnd` when end of input released it.
     func emitted(_ emission: Emission, atEnd: Bool)
+    /// `--batch`: a batch goes out now, `first` its oldest event (its lines
+    /// follow, through `emitted`); a default does nothing.
+    func batched(_ batch: BatchRelease, first: EventNumber)
     /// A pending event was replaced by a later one of its key.
     func replaced(_ event: EventNumber, by later: EventNumber)
     /// An incoming event was dropped inside a window ending at `windowEnd`.
     func dropped(_ event: EventNumber, windowEnd: Instant?)
     /// A line that never reached the policy.
     func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant)
+    /// A discarded event was emitted instead, by `--then-every`.
+    func letThrough(_ emission: Emission)
     /// A good moment to write out what was gathered.
     func flush()
     /// The distinct-key count when it is an estimate, else nil.
@@ -34,6 +39,11 @@ package protocol SchedulerObserver: AnyObject {
     /// What it has for `--stats` (the busiest keys) and, given a width,
     /// `--marbles`' diagram.
     func results(into report: inout RunReport, marblesWidth: Int?)
+}
+
+extension SchedulerObserver {
+    /// Only RunInsight cares what goes out as a batch.
+    package func batched(_ batch: BatchRelease, first: EventNumber) {}
 }
 
 /// Why a line never reached the policy.
@@ -44,6 +54,8 @@ package enum Bypass: Equatable, Sendable {
     case badTimeSkipped
     /// Its timestamp did not parse, and `--on-bad-time pass` wrote it.
     case badTimePassed
+    /// `--exempt`: written at once, at its event time.
+    case exempt
 }
 
 
@@ -57,6 +69,7 @@ package final class NoObserver: SchedulerObserver {
     package func replaced(_ event: EventNumber, by later: EventNumber) {}
     package func dropped(_ event: EventNumber, windowEnd: Instant?) {}
     package func bypassed(_ line: EventNumber, _ why: Bypass, at time: Instant) {}
+    package func letThrough(_ emission: Emission) {}
     package func flush() {}
     package var distinctKeysEstimate: Int64? { nil }
     package func results(into report: inout RunReport, marblesWidth: Int?) {}

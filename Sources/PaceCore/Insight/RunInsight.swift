@@ -103,13 +103,28 @@ package final class RunInsight: SchedulerObserver {
         return seenKeys?.count
     }
 
+    /// `--batch`: why the batch whose lines come next goes out.
+    private var batchWhy: BatchRelease.Why?
+
+    /// `--batch`: a batch goes out; its lines come next.
+    package func batched(_ batch: BatchRelease, first: EventNumber) {
+        batchWhy = batch.why
+        recording?.batched()
+    }
+
     /// A line was written; `atEnd` when end of input released it.
     package func emitted(_ emission: Emission, atEnd: Bool) {
         if emission.mark == .resolved { return resolved(emission) }
         if trace != nil {
             let what = atEnd ? "still pending at end of input, emitted at " : "emitted at "
-            say(emission.number, what + secondsString(emission.time))
+            var fate = what + secondsString(emission.time)
+            if let batchWhy, emission.batchSize > 0 {
+                fate += ", batch of \(emission.batchSize) (\(emission.batchIndex + 1) of \(emission.batchSize)): "
+                    + batchWhyText(batchWhy)
+            }
+            say(emission.number, fate)
         }
+        if emission.endsBatch { batchWhy = nil }
         if keyCounts != nil { keyCounts!.emitted(emission.key) }
         recording?.emitted(emission.number, key: emission.key, at: emission.time)
     }
@@ -122,6 +137,13 @@ package final class RunInsight: SchedulerObserver {
             say(emission.number, "its key's episode resolved at " + secondsString(emission.time) + " (this line again)")
         }
         recording?.resolved(key: emission.key, at: emission.time)
+    }
+
+    /// A discarded event was emitted instead, by `--then-every`.
+    package func letThrough(_ emission: Emission) {
+        if trace != nil { say(emission.number, "let through by --then-every, emitted at " + secondsString(emission.time)) }
+        if keyCounts != nil { keyCounts!.emitted(emission.key) }
+        recording?.emitted(emission.number, key: emission.key, at: emission.time)
     }
 
     /// A pending event was replaced by a later one of its key.
@@ -148,6 +170,7 @@ package final class RunInsight: SchedulerObserver {
         case .empty: say(line, "empty, skipped")
         case .badTimeSkipped: say(line, "bad timestamp, skipped")
         case .badTimePassed: say(line, "bad timestamp, passed through at " + secondsString(time))
+        case .exempt: say(line, "exempt, emitted at " + secondsString(time))
         }
     }
 
@@ -155,6 +178,16 @@ package final class RunInsight: SchedulerObserver {
     package func flush() { trace?.flush() }
 
     private func say(_ line: EventNumber, _ fate: String) { trace?.say(line, fate) }
+
+    /// `--trace`'s words for why a batch went out.
+    private func batchWhyText(_ why: BatchRelease.Why) -> String {
+        switch why {
+        case .quiet: return "quiet"
+        case .maxWait: return "max-wait"
+        case .windowEnd: return "window end"
+        case .full: return "full"
+        }
+    }
 
     // MARK: - Results
 

@@ -9,6 +9,8 @@ package final class TraceWriter {
     private var text: [UInt8] = []
     private let fd: Int32
     private let flushesEachLine: Bool
+    /// Called before each write (`--progress` erases its status line).
+    var beforeWriting: (() -> Void)?
 
     package init(fd: Int32, flushesEachLine: Bool) {
         self.fd = fd
@@ -25,6 +27,7 @@ package final class TraceWriter {
     /// they would be told).
     package func flush() {
         guard !text.isEmpty else { return }
+        beforeWriting?()
         text.withUnsafeBytes { try? writeAll(fd: fd, $0, target: "stderr") }
         text.removeAll(keepingCapacity: true)
     }

@@ -62,6 +62,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     @inline(__always)
     package mutating func discarded(slot: Int32) { owed[Int(slot)] &+= 1 }
 
+
     /// A key new to the table owes what it owed when it was forgotten.
     @inline(never)
     package mutating func keyJoined(slot: Int32, key: UnsafeRawBufferPointer, hash: UInt64, keysInTable: Int) {
@@ -112,11 +113,12 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     /// Whether the keys in the table and the forgotten keys with counts are
     /// more than ForgottenCounts keeps, so that a count may have to be given
-    /// up, and lapsed keys are forgotten on time (Scheduler, "Lapsed keys").
+    /// up, and lapsed keys are forgotten on time (LapsedKeys.swift).
     package var countsPassTheirBound: Bool { pastBound }
 
     package var uncountedDiscards: Int64 { forgotten.uncounted }
 
+    @inline(__always)
     package func owed(slot: Int32) -> Int64 { owed[Int(slot)] }
 
     package mutating func setOwed(slot: Int32, _ count: Int64) {

@@ -77,10 +77,11 @@ private func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int
 package struct FileSink: LineSink, ~Copyable {
     package static let defaultCapacity = 128 * 1024
 
-    private let port: OutputPort
+    let port: OutputPort
     /// Name for error messages (`stdout`, or the `--record` file's path).
-    private let target: String
-    // Not private: `--resolve-after`'s marked write (Marking.swift) fills them too.
+    // Not private: `--resolve-after`'s marked write (Marking.swift) and
+    // `--count-field`'s (CountField.swift) fill them too.
+    let target: String
     let buffer: UnsafeMutableRawPointer
     let capacity: Int
     var used = 0
@@ -88,6 +89,8 @@ package struct FileSink: LineSink, ~Copyable {
     package let emitTime: Bool
     /// Write through after every line (live mode).
     package let flushEachLine: Bool
+    /// How a count is shown (`--count`, `--count-field`, or not at all).
+    package var countStyle = CountStyle.prefix
 
     package init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool, capacity: Int = FileSink.defaultCapacity) {
         self.port = OutputPort(fd, twin: true)
@@ -111,7 +114,7 @@ package struct FileSink: LineSink, ~Copyable {
         if emission.count == 0 {
             try write(emission.line, at: emission.time)
         } else {
-            try write(emission.line, at: emission.time, count: emission.count)
+            try write(emission.line, at: emission.time, count: emission.count, number: emission.number)
         }
     }
 
@@ -148,7 +151,16 @@ package struct FileSink: LineSink, ~Copyable {
     /// into the scheduler, and every run paid a call through the thunk per
     /// line.
     @inline(never)
-    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64) throws(OutputError) {
+    private mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64,
+                                number: EventNumber) throws(OutputError) {
+        guard countStyle == .prefix else {
+            if case let .field(member, pair) = countStyle {
+                try write(line, at: time, count: count, member: member, pair: pair, first: number == 1)
+            } else {
+                try emitSlowly(line, at: time)
+            }
+            return
+        }
         if capacity - used < maxSecondsLength + maxCountLength + 2 { try flush() }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
@@ -191,7 +203,7 @@ package struct FileSink: LineSink, ~Copyable {
 
     /// A write on the way to storing a line: if it is interrupted, that line
     /// did not go out either.
-    private static func beforeLine(_ write: () throws(OutputError) -> Void) throws(OutputError) {
+    static func beforeLine(_ write: () throws(OutputError) -> Void) throws(OutputError) {
         do throws(OutputError) {
             try write()
         } catch {

@@ -68,6 +68,9 @@ package struct Emission {
     /// `--batch`: its batch's number of lines (0 without `--batch`).
     package var batchSize: Int32 = 0
 
+    /// The last line of its batch, or a line outside any batch.
+    package var endsBatch: Bool { batchIndex + 1 >= batchSize }
+
     /// The slot of a line outside the policy (`--on-bad-time pass`): it
     /// counts 1.
     package static var outsidePolicy: Int32 { -1 }
@@ -75,13 +78,15 @@ package struct Emission {
     @inline(__always)
     package init(line: UnsafeRawBufferPointer, time: Instant, number: EventNumber, count: Int64 = 0,
                  key: UnsafeRawBufferPointer = .empty,
-                 slot: Int32 = Emission.outsidePolicy) {
+                 slot: Int32 = Emission.outsidePolicy, batchIndex: Int32 = 0, batchSize: Int32 = 0) {
         self.line = line
         self.time = time
         self.number = number
         self.count = count
         self.key = key
         self.slot = slot
+        self.batchIndex = batchIndex
+        self.batchSize = batchSize
     }
 }
 
@@ -135,7 +140,7 @@ package protocol LineSink: ~Copyable {
     /// The key of `slot`, idle in the table, has an event again.
     mutating func keyReturned(slot: Int32)
     /// The keys the sink remembers counts for, with those in the table,
-    /// are past the bound it keeps: see Scheduler, "Lapsed keys".
+    /// are past the bound it keeps: see LapsedKeys.swift.
     var countsPassTheirBound: Bool { get }
     /// Discards of keys forgotten with their count, never counted.
     var uncountedDiscards: Int64 { get }
@@ -159,6 +164,15 @@ package protocol LineSink: ~Copyable {
     func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void)
     /// `key`, not in the table, owes `count` (a loaded key that is idle).
     mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64)
+
+    // `--then-every` (ThenEvery.swift); false for every other sink. The run
+    // of discards it counts is the owed count of `owed(slot:)`.
+
+    /// The sink lets some discards through (`--then-every`).
+    static var thinsDiscards: Bool { get }
+    /// Whether the discard the key of `slot` is about to have is let
+    /// through instead: its run of discards would reach M.
+    func letsThrough(discardOf slot: Int32) -> Bool
 }
 
 extension LineSink where Self: ~Copyable {
@@ -186,6 +200,10 @@ extension LineSink where Self: ~Copyable {
     package mutating func setOwed(slot: Int32, _ count: Int64) {}
     package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) {}
     package mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64) {}
+
+    package static var thinsDiscards: Bool { false }
+    @inline(__always)
+    package func letsThrough(discardOf slot: Int32) -> Bool { false }
     /// A sink that buffers nothing has nothing to write out.
     package mutating func flush() throws(OutputError) {}
 }

@@ -25,6 +25,10 @@ package struct Marked<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     package static var marksEpisodes: Bool { true }
     package static var counts: Bool { Base.counts }
     package static var readsKeys: Bool { Base.readsKeys }
+    package static var thinsDiscards: Bool { Base.thinsDiscards }
+
+    @inline(__always)
+    package func letsThrough(discardOf slot: Int32) -> Bool { base.letsThrough(discardOf: slot) }
 
     @inline(__always)
     package mutating func emit(_ emission: Emission) throws(OutputError) {
@@ -64,6 +68,12 @@ extension FileSink {
     /// Output). Out of line, as the counted write is.
     @inline(never)
     package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+        if case let .field(member, pair) = countStyle {
+            // `--count-field`: the count inside the line, a resolved line's 0 too.
+            try write(emission.line, at: emission.time, count: emission.count, member: member, pair: pair,
+                      first: emission.number == 1, mark: emission.mark)
+            return
+        }
         if capacity - used < maxSecondsLength + maxCountLength + 8 + 3 { try flush() }
         if emitTime {
             used += formatSeconds(emission.time, into: buffer + used)

@@ -15,7 +15,10 @@
 // - `discarded`: the event thrown away for good (an incoming one dropped, or
 //   the held one a later event replaced);
 // - `idle`: the key holds nothing and no window is open, so it can be
-//   forgotten (a fresh `initialState` would behave the same).
+//   forgotten (a fresh `initialState` would behave the same);
+// - `batch` (`--batch` only): the emission is every event the key holds,
+//   oldest first, with the incoming one last when it is held too; `emit`
+//   names the first.
 
 /// What happens to a policy: an event arrives, or its timer fires.
 package enum PolicyAction<Payload: Equatable>: Equatable {
@@ -47,15 +50,20 @@ package struct Effects<Payload: Equatable>: Equatable {
     package var hold: Bool
     /// The key is idle after this action: nothing held, no timer, no window.
     package var idle: Bool
+    /// `--batch`: the emission is a batch of the key's held events (the
+    /// incoming one last, when `hold`), and why it goes out; nil for one
+    /// line alone (every policy without `--batch`).
+    package var batch: BatchRelease?
 
     @inline(__always)
     package init(emit: Payload? = nil, schedule: Instant? = nil, discarded: Payload? = nil,
-                hold: Bool = false, idle: Bool = false) {
+                hold: Bool = false, idle: Bool = false, batch: BatchRelease? = nil) {
         self.emit = emit
         self.schedule = schedule
         self.discarded = discarded
         self.hold = hold
         self.idle = idle
+        self.batch = batch
     }
 
     /// Nothing to do.
@@ -63,6 +71,29 @@ package struct Effects<Payload: Equatable>: Equatable {
 
     /// Nothing to do, and the key is idle.
     package static var becameIdle: Effects { Effects(idle: true) }
+}
+
+/// `--batch`: a batch that goes out, its size and why (for `--trace`).
+package struct BatchRelease: Equatable, Sendable {
+    package enum Why: Equatable, Sendable {
+        /// A debounce's quiet time passed.
+        case quiet
+        /// A debounce's `--max-wait` came first.
+        case maxWait
+        /// A throttle-last window ended.
+        case windowEnd
+        /// The event being handled made N pending: out at once, at its time.
+        case full
+    }
+
+    package var size: Int32
+    package var why: Why
+
+    @inline(__always)
+    package init(size: Int32, why: Why) {
+        self.size = size
+        self.why = why
+    }
 }
 
 /// A rate-limiting policy: a pure state machine over one key's events.
@@ -89,7 +120,7 @@ package protocol Policy {
     /// the policy holds nothing, and an event after the timer's instant
     /// finds what it would have found had the timer fired (a fresh window,
     /// a full bucket). The runtime may then fire the timer late, when the
-    /// key's memory is wanted (see Scheduler, "Lapsed keys").
+    /// key's memory is wanted (see LapsedKeys.swift).
     static var timersOnlyForget: Bool { get }
 
     /// `--state`: what of `state` a later run keeps (State/PolicyStates.swift),
@@ -98,6 +129,9 @@ package protocol Policy {
     /// `--state`: the state a saved one stands for; nil when it is not this
     /// policy's.
     func restored(_ saved: SavedState) -> State?
+    /// `--batch`: its emissions are batches (`Effects.batch`), and an
+    /// event that fills one cancels the key's timer when the key goes idle.
+    static var batches: Bool { get }
 }
 
 extension Policy {
@@ -112,4 +146,5 @@ extension Policy {
     package func saved(_ state: State) -> SavedState? { nil }
 
     package func restored(_ saved: SavedState) -> State? { nil }
+    package static var batches: Bool { false }
 }

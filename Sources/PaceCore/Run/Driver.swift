@@ -70,12 +70,13 @@ package enum LineStamp {
 /// Runs input through `scheduler` until end of input, a signal, a failure or
 /// a bad timestamp under `--on-bad-time error`. `summary` says which rows
 /// `--stats` has (`peak backlog`, `uncounted discards`): SIGUSR1's summary of
-/// the run so far has them too.
+/// the run so far has them too. `watch` (`--metrics`, `--progress`) is shown
+/// the figures where the loop would wait or read, and at the end.
 func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable, Observer: SchedulerObserver,
            Mode: RunMode>(
     _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, _ input: inout LineReader, mode: inout Mode,
     keys: KeyExtractor, onBadTime: BadTimeAction, summary: RunReport, signals: RunSignals,
-    state: StateKeeper? = nil
+    state: StateKeeper? = nil, watch: RunWatch? = nil, exempt: ExemptionMatcher? = nil
 ) -> RunReport where P.Payload == EventNumber {
     var report = summary
     /// `--state`: the keys as the run leaves them, taken before live mode's
@@ -84,6 +85,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     /// A second signal ends pace without a save (SPEC).
     var saves = state != nil
     var lineNumber: EventNumber = 0
+    // `--exempt`'s matcher, reached with no reference taken (a strong
+    // optional cost every line a retain and a release, flag or not).
+    let exemptRef = exempt.map { Unmanaged.passUnretained($0) }
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
     var ending = false
@@ -118,6 +122,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // interrupts it.
                 let signal = signals.termination()
                 if signals.takeStatsRequest() {
+                    watch?.erase()
                     report.writeStatsSoFar(scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
                                            topKeys: scheduler.topKeys(), pending: Int64(scheduler.heldEvents))
                 }
@@ -130,12 +135,19 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     ending = true
                     continue reading
                 }
-                var deadline = scheduler.nextDeadline
+                var wake = scheduler.nextDeadline
                 if let state {
                     try state.tick(scheduler, now: mode.now)
-                    if let save = state.nextSave(eventsSeen: scheduler.eventsSeen) { deadline = min(deadline ?? save, save) }
+                    if let save = state.nextSave(eventsSeen: scheduler.eventsSeen) { wake = min(wake ?? save, save) }
                 }
-                switch mode.wait(until: deadline) {
+                if let watch, let due = try scheduler.show(watch, report, commands: mode.commandStats, live: Mode.isLive,
+                                                           skipsBadTime: onBadTime == .skip, now: mode.now), Mode.isLive {
+                    wake = min(wake ?? due, due)
+                }
+                let woke = mode.wait(until: wake)
+                // What the wake brings may write to stdout's terminal.
+                if let watch, watch.sharesTerminalWithStdout { watch.erase() }
+                switch woke {
                 case .interrupted:
                     continue reading
                 case .outputClosed:
@@ -186,6 +198,16 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // did not see line 1's byte-order mark either.
                 if Keys.isKeyed {
                     key = keys.key(of: contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }
+                // `--exempt`: outside the policy, at its event time, with the
+                // key it would have had (PACE_KEY). One predictable branch
+                // a line without it.
+                if let exemptRef, exemptRef._withUnsafeGuaranteedRef({
+                    $0.exempts(contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                }) {
+                    report.exempt += 1
+                    try scheduler.bypass(content, number: lineNumber, .exempt, at: t, key: key)
+                    continue reading
                 }
                 try scheduler.send(content, key: key, at: t, number: lineNumber, borrowing: true)
             case let .bad(why):
@@ -255,5 +277,10 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     }
     mode.complete(&report)
     report.scheduler = scheduler.stats
+    if let watch {
+        let figures = scheduler.watchFigures(report, commands: report.commands ?? mode.commandStats, live: Mode.isLive,
+                                             skipsBadTime: onBadTime == .skip, now: mode.now)
+        report.watched(by: watch, figures)
+    }
     return report
 }

@@ -158,6 +158,7 @@ package func runLive<Clock: LiveClock>(_ configuration: Configuration, onClock c
                                droppedFD: droppedFD, state: state, signals: signals)
     }
     var output = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: true)
+    output.countStyle = configuration.countStyle
     let report = runLive(configuration, clock: &clock, input: &input, output: &output, recordFD: recordFD,
                          droppedFD: droppedFD, state: state, signals: signals)
     return report

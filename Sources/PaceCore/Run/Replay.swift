@@ -59,6 +59,7 @@ package func runReplay(_ configuration: Configuration, defaultYear: Int, input: 
                                  traceFD: traceFD, columns: columns, signals: signals)
     }
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
+    sink.countStyle = configuration.countStyle
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,
                            traceFD: traceFD, columns: columns, signals: signals)
     return report

@@ -49,25 +49,34 @@ struct RunPlan {
     let signals: RunSignals
     /// `--state`'s keeper (live only).
     let state: StateKeeper?
+    /// `--metrics` and `--progress`, if either is given.
+    let watch: RunWatch?
 
     /// `trace`: the writer `--exec`'s runner shares; without one, the plan
     /// makes its own onto `traceFD` when `--trace` is given.
     init(configuration: Configuration, dropped: FileWriter?, traceFD: Int32, columns: Int, signals: RunSignals,
-         trace: TraceWriter? = nil, state: StateKeeper? = nil) {
+         trace: TraceWriter? = nil, state: StateKeeper? = nil, watch: RunWatch? = nil) {
         self.state = state
         self.configuration = configuration
         self.dropped = dropped
         self.trace = trace ?? traceWriter(configuration, fd: traceFD)
         self.columns = columns
         self.signals = signals
+        self.watch = watch ?? RunWatch.wanted(by: configuration)
+        // The trace erases the status line before it writes (see ProgressLine).
+        if let trace = self.trace, let watch = self.watch { trace.beforeWriting = { [unowned watch] in watch.erase() } }
     }
 
     /// Runs the plan in `mode` over `input` onto `sink`, which is handed
     /// back with everything emitted.
     func run<Mode: RunMode, Sink: LineSink & ~Copyable>(_ mode: inout Mode, _ input: inout LineReader,
                                                         _ sink: inout Sink) -> RunReport {
+        watch?.begin(inputFD: input.descriptor, live: Mode.isLive ? mode.now : nil)
         switch configuration.policy {
         case let .debounce(window, maxWait):
+            if let batch = configuration.batch {
+                return keyed(BatchDebounce(window: window, maxWait: maxWait, limit: batch), &mode, &input, &sink)
+            }
             return keyed(Debounce(window: window, maxWait: maxWait), &mode, &input, &sink)
         case let .leading(window):
             return keyed(Leading(window: window), &mode, &input, &sink)
@@ -76,6 +85,9 @@ struct RunPlan {
         case let .throttle(window):
             return keyed(ThrottleFirst(window: window), &mode, &input, &sink)
         case let .throttleLast(window):
+            if let batch = configuration.batch {
+                return keyed(BatchThrottleLast(window: window, limit: batch), &mode, &input, &sink)
+            }
             return keyed(ThrottleLast(window: window), &mode, &input, &sink)
         case let .limit(rate):
             return keyed(Limit(rate: rate), &mode, &input, &sink)
@@ -97,14 +109,15 @@ struct RunPlan {
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        if state != nil && !configuration.count && !Sink.counts {
+        if let every = configuration.thenEvery { return thinned(policy, keys, every, &mode, &input, &sink) }
+        if state != nil && !configuration.counts && !Sink.counts {
             // `--state` keeps every count, shown or not.
             var counting = Counted(HiddenCounts(consume sink))
             let report = marked(policy, keys, &mode, &input, &counting)
             sink = counting.take().take()
             return report
         }
-        guard configuration.count && !Sink.counts else { return marked(policy, keys, &mode, &input, &sink) }
+        guard configuration.counts && !Sink.counts else { return marked(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
         let report = marked(policy, keys, &mode, &input, &counting)
         sink = counting.take()
@@ -120,6 +133,26 @@ struct RunPlan {
         var marking = Marked(consume sink, showsCount: configuration.count)
         let report = watched(policy, keys, &mode, &input, &marking)
         sink = marking.take()
+        return report
+    }
+
+    /// `--then-every M`: the runs of discards are the counting layer's
+    /// owed counts, so the sink is counted (with or without `--count`:
+    /// the line shows a count only if asked) and then thinned.
+    @inline(never)
+    private func thinned<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
+        _ policy: P, _ keys: Keys.Type, _ every: Int64, _ mode: inout Mode, _ input: inout LineReader,
+        _ sink: inout Sink
+    ) -> RunReport where P.Payload == EventNumber {
+        if Sink.counts {
+            var thinning = ThenEvery(consume sink, every: every)
+            let report = marked(policy, keys, &mode, &input, &thinning)
+            sink = thinning.take()
+            return report
+        }
+        var thinning = ThenEvery(Counted(consume sink), every: every)
+        let report = marked(policy, keys, &mode, &input, &thinning)
+        sink = thinning.take().take()
         return report
     }
 
@@ -149,13 +182,17 @@ struct RunPlan {
         // The summary's rows, known before the run: SIGUSR1's has them too.
         var summary = RunReport()
         if case .rate = configuration.policy { summary.reportsBacklog = true }
-        summary.counted = configuration.count
+        summary.counted = configuration.counts
+        summary.reportsBatches = configuration.batch != nil
         summary.reportsEpisodes = configuration.resolveAfter != nil
+        summary.reportsExempt = configuration.exempt != nil
+        summary.reportsThenEvery = configuration.thenEvery != nil
+        let exempt = configuration.exempt.map { ExemptionMatcher($0, delimiter: configuration.delimiter) }
         state?.load(into: &scheduler, at: mode.now)
         var report = PaceCore.drive(&scheduler, &input, mode: &mode,
                                     keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals,
-                                    state: state)
+                                    state: state, watch: watch, exempt: exempt)
         scheduler.reportInsight(into: &report, columns: columns)
         sink = scheduler.takeSink()
         return report

@@ -22,6 +22,11 @@ package struct RunReport: Equatable, Sendable {
     package var clamped: Int64 = 0
     package var badTime: Int64 = 0
     package var passed: Int64 = 0
+    /// `--exempt`'s lines, written outside the policy.
+    package var exempt: Int64 = 0
+    /// Whether the summary has `--exempt`'s and `--then-every`'s rows.
+    package var reportsExempt = false
+    package var reportsThenEvery = false
     package var emptyLines: Int64 = 0
     /// `--stats` with `--key-field`: the keys with the most events in.
     package var topKeys: [KeyCount]?
@@ -36,6 +41,9 @@ package struct RunReport: Equatable, Sendable {
 
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
     package var reportsBacklog = false
+
+    /// `--batch`: `--stats` shows the batches and the largest one.
+    package var reportsBatches = false
 
     /// `--count` was given: `--stats` shows the discards it could not count.
     package var counted = false
@@ -113,7 +121,12 @@ package struct RunReport: Equatable, Sendable {
             ("passed through", String(passed)),
             ("empty lines", String(emptyLines)),
         ]
+        if reportsExempt { rows.append(("exempt lines", String(exempt))) }
+        if reportsThenEvery { rows.append(("then-every passes", String(scheduler.thenEveryPasses))) }
         if reportsBacklog { rows.append(("peak backlog", String(scheduler.peakBacklog))) }
+        if reportsBatches {
+            rows += [("batches", String(scheduler.batches)), ("largest batch", String(scheduler.largestBatch))]
+        }
         if counted { rows.append(("uncounted discards", String(scheduler.uncountedDiscards))) }
         if reportsEpisodes {
             rows += [("episodes opened", String(scheduler.episodesOpened)),

@@ -226,5 +226,6 @@ extension EpisodeBook {
         stats.episodesOpened = opened
         stats.episodesResolved = resolved
         stats.peakOpenEpisodes = peakOpen
+        stats.openEpisodes = openNow
     }
 }

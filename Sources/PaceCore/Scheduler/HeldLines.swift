@@ -8,7 +8,9 @@
 // the slot keeps and reuses, so holding a line is a memcpy. Only `--rate`
 // holds more: the events after the first wait in a per-slot `LineQueue`,
 // created when a second event is held and dropped when the slot's queue is
-// empty again.
+// empty again. `--batch` holds up to N per key, every line of a batch but its
+// first in the queue: its queues are indexed by slot instead (no hashing per
+// line) and keep their buffers from one batch to the next.
 //
 // Borrowing. Replay and live mode read lines as slices of the reader's
 // buffer, which stays put until the next read. A debounce holds back every
@@ -43,12 +45,17 @@ struct HeldLines: ~Copyable {
     private var records = SlotArray(empty: Record(), capacity: 1)
     /// Slots that may hold a borrowed first line (some no longer do).
     private var borrowing: [Int32] = []
-    /// Held events after each slot's first (`--rate` only).
+    /// Held events after each slot's first (`--rate`).
     private var more: [Int32: LineQueue] = [:]
+    /// `--batch`: held events after each slot's first, by slot.
+    private var queues = SlotArray(empty: LineQueue(), capacity: 1)
+    /// The queues are `queues`' (`--batch`), not `more`'s.
+    private let queuesBySlot: Bool
     /// Events held in all, for `--stats`' backlog.
     private(set) var count = 0
 
-    init() {}
+    /// - Parameter batches: a batching policy's lines (`--batch`).
+    init(batches: Bool = false) { queuesBySlot = batches }
 
     deinit {
         records.forEach { $0.owned?.deallocate() }
@@ -79,7 +86,12 @@ struct HeldLines: ~Copyable {
         count += 1
         let record = records.pointer(to: s)
         guard record.pointee.number == 0 else {
-            more[slot, default: LineQueue()].append(line, number: number)
+            if queuesBySlot {
+                queues.reserve(s)
+                queues.pointer(to: s).pointee.append(line, number: number)
+            } else {
+                more[slot, default: LineQueue()].append(line, number: number)
+            }
             return
         }
         record.pointee.number = number
@@ -128,6 +140,46 @@ struct HeldLines: ~Copyable {
         }
     }
 
+    // MARK: - Batches
+    //
+    // A `--batch` goes out oldest first: the first line from the slot's
+    // record, then the queue behind it, its lines written from where they
+    // are (no copy into the record); the emptied queue keeps its buffer for
+    // the key's next batch. Each line stops counting as held as its write
+    // begins.
+
+    /// Lets go of the first event of `slot`, leaving the ones behind it in
+    /// its queue (`takeQueue`).
+    @inline(__always)
+    mutating func dropFirstOfBatch(_ slot: Int32) {
+        records.pointer(to: Int(slot)).pointee.number = 0
+        count -= 1
+    }
+
+    /// The queue of the events held behind the first of `slot` (`--batch`),
+    /// valid until the next `append`: the batch's writer empties it in place.
+    @inline(__always)
+    func queue(_ slot: Int32) -> UnsafeMutablePointer<LineQueue> {
+        precondition(queuesBySlot && Int(slot) < queues.capacity, "HeldLines: slot \(slot) has no batch queue")
+        return queues.pointer(to: Int(slot))
+    }
+
+    /// One line of a batch's queue is being written: it is no longer held.
+    @inline(__always)
+    mutating func queuedLineGone() { count -= 1 }
+
+    /// The key of `slot` is forgotten: the queue its batches used keeps a
+    /// small buffer for the slot's next key, not a large one.
+    @inline(__always)
+    mutating func releaseQueue(_ slot: Int32) {
+        let s = Int(slot)
+        guard s < queues.capacity else { return }
+        if queues[s].storageBytes > Self.keptQueueCapacity { queues[s] = LineQueue() }
+    }
+
+    /// An emptied batch queue larger than this is freed when its key is.
+    static var keptQueueCapacity: Int { 4096 }
+
     /// The slot is forgotten (idle): an oversized buffer is freed.
     @inline(__always)
     mutating func release(_ slot: Int32) {
@@ -169,7 +221,11 @@ struct HeldLines: ~Copyable {
 
     /// The bytes allocated for the events held after each slot's first (for
     /// memory tests).
-    var queueBytes: Int { more.values.reduce(0) { $0 + $1.storageBytes } }
+    var queueBytes: Int {
+        var bytes = more.values.reduce(0) { $0 + $1.storageBytes }
+        queues.forEach { bytes += $0.storageBytes }
+        return bytes
+    }
 
     @inline(__always)
     private static func copy(_ line: UnsafeRawBufferPointer, into record: UnsafeMutablePointer<Record>) {
@@ -200,21 +256,49 @@ struct LineQueue {
     /// The bytes allocated for the entries (for memory tests).
     var storageBytes: Int { bytes.capacity }
 
+    @inline(__always)
     mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber) {
-        withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: Int64(line.count)) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: line)
+        withUnsafeBytes(of: (number, Int64(line.count))) { bytes.append(bytes: $0) }
+        bytes.append(bytes: line)
     }
 
-    /// Hands the oldest entry to `body`, then removes it.
-    mutating func removeFirst(_ body: (UnsafeRawBufferPointer, EventNumber) -> Void) {
+    /// Hands every entry to `body`, oldest first, then empties the queue
+    /// (keeping its buffer), also when `body` throws.
+    @inline(__always)
+    mutating func removeAll<E: Error>(_ body: (UnsafeRawBufferPointer, EventNumber) throws(E) -> Void) throws(E) {
+        var failure: E?
+        let taken = bytes.withWaiting { waiting in
+            let raw = UnsafeRawBufferPointer(waiting)
+            var at = 0
+            while at < raw.count && failure == nil {
+                let number = raw.loadUnaligned(fromByteOffset: at, as: EventNumber.self)
+                let count = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self))
+                do throws(E) {
+                    try body(UnsafeRawBufferPointer(rebasing: raw[(at + 16)..<(at + 16 + count)]), number)
+                } catch {
+                    failure = error
+                }
+                at += 16 + count
+            }
+            return raw.count
+        }
+        bytes.removeFirst(taken)
+        if let failure { throw failure }
+    }
+
+    /// Hands the oldest entry to `body`, then removes it (also when `body`
+    /// throws: the caller gives up the rest then).
+    @inline(__always)
+    mutating func removeFirst<E: Error>(_ body: (UnsafeRawBufferPointer, EventNumber) throws(E) -> Void) throws(E) {
+        var failure: E?
         let taken = bytes.withWaiting { waiting in
             let raw = UnsafeRawBufferPointer(waiting)
             let number = raw.loadUnaligned(fromByteOffset: 0, as: EventNumber.self)
             let count = Int(raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
-            body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number)
+            do throws(E) { try body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number) } catch { failure = error }
             return 16 + count
         }
         bytes.removeFirst(taken)
+        if let failure { throw failure }
     }
 }

@@ -109,6 +109,8 @@ package struct OneTimer: SlotTimers {
 
     @inline(__always)
     package func due(of slot: Int32) -> Instant? { due }
+
+    package mutating func cancel(slot: Int32) { due = nil }
 }
 
 // MARK: - Many keys

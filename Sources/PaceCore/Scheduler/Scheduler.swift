@@ -5,7 +5,7 @@
 // runs it for replay and live mode, the tests through their test clock:
 //
 //   advance(to: t)      fire every timer due at or before t, in order (but
-//                       timers that only forget: see "Lapsed keys")
+//                       timers that only forget: see LapsedKeys.swift)
 //   send(line, key, t)  advance(to: t), then hand the event to its key's policy
 //   finish()            end of input: run the clock on until no timer is left
 //
@@ -45,18 +45,18 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// taken: a strong optional read there was retained and released at
     /// every discard (25 instructions a line).
     let dropped: FileWriter?
-    private let droppedRef: Unmanaged<FileWriter>?
+    let droppedRef: Unmanaged<FileWriter>?
     // Not private: `--resolve-after`'s part (SchedulerEpisodes.swift) and
-    // `--state`'s (SchedulerState.swift) use them.
+    // `--state`'s (SchedulerState.swift) and `--batch`'s (Batches.swift) use them.
     var keys: Keys
-    var held = HeldLines()
+    var held = HeldLines(batches: P.batches)
     var counters = SchedulerStats()
     /// `--resolve-after`: each key's episode (empty unless `Sink.marksEpisodes`).
     var episodes: EpisodeBook
     /// Inside `finish`: emissions are of events still pending at end of input.
     var finishing = false
     /// A held line is being written (it stays held until the write is done).
-    private var writingHeld = false
+    var writingHeld = false
     private var batch: [Int32] = []
 
     /// - Parameters:
@@ -112,7 +112,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     package var hasTimers: Bool { keys.timers.firstDue != nil || (Sink.marksEpisodes && episodes.timers.firstDue != nil) }
 
     /// Number of keys with state held (for memory checks and tests), lapsed
-    /// ones not yet forgotten included (see "Lapsed keys").
+    /// ones not yet forgotten included (see LapsedKeys.swift).
     package var heldKeys: Int { keys.heldKeys }
 
     /// Events held back in all, waiting for a timer: what a run ended at
@@ -123,7 +123,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     // MARK: - Driving
 
     /// Fires every timer due at or before `now`, earliest first; timers that
-    /// only forget are left until their keys are wanted (see "Lapsed keys").
+    /// only forget are left until their keys are wanted (see LapsedKeys.swift).
     @inline(__always)
     package mutating func advance(to now: Instant) throws(OutputError) {
         if Sink.marksEpisodes {
@@ -157,10 +157,15 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             try forgetLapsedKeys(at: t, peakBefore: peakBefore)
         }
         let effects = policy.reduce(into: &keys[state: slot], .event(number, at: t))
+        if P.batches, let batch = effects.batch {
+            try releaseFullBatch(batch, effects, line, key: key, at: t, number: number, slot: slot, borrowing: borrowing)
+            return
+        }
         if let emitted = effects.emit {
             precondition(emitted == number, "Scheduler: an event's reaction emitted another event")
             counters.emitted += 1
-            try write(Emission(line: line, time: t, number: number, key: key, slot: slot), atEnd: false)
+            try write(Emission(line: line, time: t, number: number, key: key, slot: slot, batchSize: P.batches ? 1 : 0),
+                      atEnd: false)
         }
         if let due = effects.schedule { keys.timers.set(slot: slot, due: due) }
         if let discarded = effects.discarded, discarded != number {
@@ -168,11 +173,17 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             // policies that hold at most one).
             assert(held.first(slot) == discarded, "Scheduler: a policy discarded an event it did not hold")
             assert(effects.hold, "Scheduler: a held event was discarded for nothing")
-            if Observer.isActive { observer.replaced(discarded, by: number) }
-            if Sink.counts || droppedRef != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            if Sink.thinsDiscards && sink.letsThrough(discardOf: slot) {
+                try letThrough(held.firstLine(slot), number: discarded, at: t, key: key, slot: slot)
+            } else {
+                if Observer.isActive { observer.replaced(discarded, by: number) }
+                if Sink.counts || droppedRef != nil { try account(discarding: held.firstLine(slot), at: t, slot: slot) }
+            }
             held.replaceOnly(slot, with: line, number: number, borrowing: borrowing)
         } else {
-            if effects.discarded != nil {
+            if effects.discarded != nil, Sink.thinsDiscards && sink.letsThrough(discardOf: slot) {
+                try letThrough(line, number: number, at: t, key: key, slot: slot)
+            } else if effects.discarded != nil {
                 if Observer.isActive {
                     let reopening = policy.reopening(in: keys[state: slot]) ?? keys.timers.due(of: slot)
                     observer.dropped(number, windowEnd: reopening)
@@ -258,7 +269,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     @inline(__always)
     mutating func fire(_ slot: Int32, due: Instant, stampedAt stamp: Instant?) throws(OutputError) {
         let effects = policy.reduce(into: &keys[state: slot], .timerFired(at: due))
-        if let emitted = effects.emit {
+        if P.batches, let batch = effects.batch {
+            try writeBatch(batch, of: slot, at: stamp ?? due)
+            if Sink.marksEpisodes { episodes.emittedPending(slot, at: due, more: false) }
+        } else if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
             writingHeld = true
@@ -273,99 +287,6 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         if effects.idle { release(slot) }
     }
 
-    // MARK: - Lapsed keys
-    //
-    // A policy whose timer only forgets (`timersOnlyForget`: a throttle's
-    // window, a count limit's refill) needs no timer to decide anything, so
-    // its timers are not fired as time passes: a key whose timer is past has
-    // lapsed, and its next event finds a state that behaves as a fresh one.
-    // What the timers still decide is memory and the peak of active keys, so
-    // they fire when either asks: when a key becomes active and the count of
-    // active keys, lapsed ones included, passes its peak. Firing the lapsed
-    // ones then (earliest first, at their due times) makes the count exact,
-    // and the peak with it. It can pass the peak at no other moment: a
-    // lapsed key that comes back was counted all along. So memory follows
-    // the peak of active keys, as with timers fired on time, and a steady
-    // set of keys (a few hosts) runs without firing a timer at all.
-    //
-    // `--count` adds one bound: at most ForgottenCounts' capacity of idle
-    // keys have their counts remembered (SPEC). A lapsed key keeps its count
-    // in its slot, so while the keys in the table and those remembered after
-    // them are within that capacity, no count can have been given up, with
-    // timers fired late or on time. Past it, lapsed timers fire before every
-    // event, as on time, and the idle keys' counts are bounded as they were.
-
-    /// A key became active at `t` and the count passed `peakBefore`:
-    /// forgets the keys lapsed by then, and sets the peak from what is left.
-    @inline(never)
-    private mutating func forgetLapsedKeys(at t: Instant, peakBefore: Int64) throws(OutputError) {
-        counters.peakActiveKeys = peakBefore
-        try fireLapsedTimers(upTo: t)
-        if counters.activeKeys > peakBefore { counters.peakActiveKeys = counters.activeKeys }
-    }
-
-    /// Fires the timers due at or before `t`, earliest first (they emit
-    /// nothing: no batch to order).
-    @inline(never)
-    private mutating func fireLapsedTimers(upTo t: Instant) throws(OutputError) {
-        while let due = keys.timers.firstDue, due <= t { try fire(keys.timers.popFirst(), due: due, stampedAt: nil) }
-    }
-
-    // MARK: - Output and accounting
-
-    /// Writes an emitted line (the counting layer, if any, adds its count).
-    @inline(__always)
-    private mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
-        var emission = emission
-        if Sink.marksEpisodes { emission.mark = episodes.mark(emission) }
-        if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
-        try sink.emit(emission)
-    }
-
-    /// An event of `slot` is discarded at `time`: its key owes one more
-    /// (`--count`), and its bytes go to `--dropped`'s file. Called only
-    /// when the run does either.
-    @inline(__always)
-    private mutating func account(discarding line: UnsafeRawBufferPointer, at time: Instant,
-                                  slot: Int32) throws(OutputError) {
-        if Sink.counts { sink.discarded(slot: slot) }
-        if let droppedRef { try Self.write(line, at: time, to: droppedRef) }
-    }
-
-    /// Writes a discarded line to `--dropped`'s file, which `dropped` keeps
-    /// alive for as long as the scheduler is.
-    @inline(__always)
-    private static func write(_ line: UnsafeRawBufferPointer, at time: Instant,
-                              to file: Unmanaged<FileWriter>) throws(OutputError) {
-        do {
-            try file._withUnsafeGuaranteedRef { try $0.write(line, at: time) }
-        } catch let error as OutputError {
-            throw error
-        } catch {
-            preconditionFailure("Scheduler: --dropped failed with \(error)")
-        }
-    }
-
-    /// A key joined the table: the counting layer gives it back what it
-    /// owed when it was forgotten; the observer counts distinct keys.
-    @inline(never)
-    private mutating func keyJoined(_ found: KeySlot, _ key: UnsafeRawBufferPointer) {
-        if Sink.counts {
-            sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
-        }
-        if Observer.isActive, observer.keyJoined(key, hash: found.hash) { counters.distinctKeys += 1 }
-    }
-
-    /// The key of `slot` went idle: its state is forgotten; a key that
-    /// leaves the table takes what it owes to the counting layer.
-    @inline(__always)
-    mutating func release(_ slot: Int32) {
-        // A key with an open episode is remembered until it closes.
-        if Sink.marksEpisodes && !episodes.mayRelease(slot) { return }
-        precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
-        held.release(slot)
-        keys.release(slot, counters: &counters, telling: &sink)
-    }
 }
 
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable, Observer == NoObserver {

@@ -75,7 +75,8 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         precondition(held.first(slot) == nil, "Scheduler: an episode resolved while its key held an event")
         let key = Sink.readsKeys || Observer.isActive ? keys.key(of: slot) : UnsafeRawBufferPointer(start: nil, count: 0)
         var emission = Emission(line: episodes.lastLines.firstLine(slot), time: time,
-                                number: episodes.lastLines.first(slot)!, key: key, slot: slot)
+                                number: episodes.lastLines.first(slot)!, key: key, slot: slot,
+                                batchSize: P.batches ? 1 : 0)
         emission.mark = .resolved
         if Observer.isActive { observer.emitted(emission, atEnd: finishing) }
         try sink.emit(emission)

@@ -7,13 +7,16 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// A line that never reached the policy: an empty or a bad-time line
     /// skipped (discarded now), or one `--on-bad-time pass` writes at once,
     /// outside the policy; `key` is the key it would have had.
+    /// An `--exempt` line is one too, emitted at its event time: what is
+    /// due by then goes out first.
     package mutating func bypass(_ line: UnsafeRawBufferPointer, number: EventNumber, _ why: Bypass, at time: Instant,
                                  key: UnsafeRawBufferPointer) throws(OutputError) {
+        if why == .exempt { try advance(to: time) }
         if Observer.isActive { observer.bypassed(number, why, at: time) }
         switch why {
         case .empty, .badTimeSkipped:
             try dropped?.write(line, at: time)
-        case .badTimePassed:
+        case .badTimePassed, .exempt:
             var emission = Emission(line: line, time: time, number: number, key: key)
             // Outside the policy: in no episode.
             if Sink.marksEpisodes { emission.mark = .exempt }

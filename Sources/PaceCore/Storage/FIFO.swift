@@ -81,6 +81,15 @@ package struct FIFO<Element> {
     private static var keptSlackBytes: Int { 64 * 1024 }
 }
 
+extension FIFO where Element == UInt8 {
+    /// Appends raw bytes with one copy (a byte FIFO's records).
+    @inline(__always)
+    package mutating func append(bytes: UnsafeRawBufferPointer) {
+        storage.append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                                       count: bytes.count))
+    }
+}
+
 extension FIFO: Equatable where Element: Equatable {
     /// Equal when the waiting elements are, however they are laid out.
     package static func == (a: FIFO, b: FIFO) -> Bool { a.waiting.elementsEqual(b.waiting) }

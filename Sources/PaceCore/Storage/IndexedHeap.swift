@@ -107,6 +107,24 @@ package final class IndexedHeap<Entry: HeapEntry> {
         return top
     }
 
+    /// Removes and returns the entry at heap position `position` (below
+    /// `count`): the last entry takes its place and moves up or down to
+    /// where it belongs.
+    @discardableResult
+    package func remove(at position: Int) -> Entry {
+        precondition(position >= 0 && position < count, "IndexedHeap: remove(at: \(position)) of \(count)")
+        let removed = entries[position]
+        if Entry.isIndexed { places[Int(removed.slot)] = -1 }
+        count -= 1
+        guard position < count else {
+            (entries + count).deinitialize(count: 1)
+            return removed
+        }
+        entries[position] = (entries + count).move()
+        if Entry.precedes(entries[position], removed) { siftUp(position) } else { siftDown(position) }
+        return removed
+    }
+
     /// Moves the entry at `start` up while it precedes its parent.
     package func siftUp(_ start: Int) {
         let entries = self.entries

@@ -23,6 +23,9 @@ package protocol SlotTimers {
     mutating func popFirst() -> Int32
     /// When the timer of `slot` is due, if one is set.
     func due(of slot: Int32) -> Instant?
+    /// Removes the timer of `slot`, if one is set (`--batch`: a batch that
+    /// filled up before its debounce's deadline).
+    mutating func cancel(slot: Int32)
 }
 
 /// The key store's timers.
@@ -94,6 +97,15 @@ extension IndexedHeap: SlotTimers where Entry == TimerEntry {
     package func due(of slot: Int32) -> Instant? {
         let at = place(of: slot)
         return at >= 0 ? self[at].latest : nil
+    }
+
+    /// Removes the timer of `slot`, if one is set (`--batch`: a batch that
+    /// filled before its debounce's deadline).
+    package func cancel(slot: Int32) {
+        let at = place(of: slot)
+        guard at >= 0 else { return }
+        _ = remove(at: at)
+        if count > 0 { settleTop() }
     }
 
     /// Re-sorts the top entry until it is ordered by its own deadline: a

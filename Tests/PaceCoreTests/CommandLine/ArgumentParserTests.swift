@@ -234,6 +234,15 @@ struct ArgumentParserTests {
         #expect(message(["--debounce", "1s", "--", "--help", "x"]) == "more than one input file ('--help' and 'x'); pace reads one")
     }
 
+    @Test("--version names the commit when the build knew it, and only then")
+    func versionText() {
+        #expect(PaceCore.versionText(version: "0.1.0", commit: "abc1234") == "pace 0.1.0 (commit abc1234)\n")
+        #expect(PaceCore.versionText(version: "0.1.0", commit: "abc1234-dirty") == "pace 0.1.0 (commit abc1234-dirty)\n")
+        #expect(PaceCore.versionText(version: "0.1.0", commit: nil) == "pace 0.1.0\n")
+        // A plain `swift build` (these tests') has no commit in it.
+        #expect(buildCommit == nil)
+    }
+
     @Test("help is exactly this text: every flag of the table, aligned, with defaults")
     func helpText() {
         // The whole text, not pieces of it: `contains("--throttle")` would be
@@ -279,6 +288,11 @@ struct ArgumentParserTests {
           --trailing              With --leading: also emit the last line of a burst, if
                                   it is not its first, when the burst ends (one window
                                   after that line).
+          --batch <n>             With --debounce or --throttle-last: keep up to <n>
+                                  pending lines together instead of the latest alone,
+                                  and emit them all at once, in input order, as one
+                                  batch (at once when <n> are pending; with --exec, one
+                                  command).
           --burst <count>         With --limit or --rate: the bucket's size, a positive
                                   whole number of lines that may go out at once.
                                   (default: the <n> of --limit, 1 for --rate)
@@ -291,8 +305,18 @@ struct ArgumentParserTests {
           --key-field <fields>    Independent state per key: the key is the values of
                                   <fields>, a comma-separated list of N (field N,
                                   1-based), N-M, N- and NAMEs (a JSON member such as
-                                  kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host.
-                                  Lines lacking them share the empty key.
+                                  kubernetes.pod, or a logfmt key): 3, 2,4, 5-, host. An
+                                  item followed by ~ is masked: each run of letters,
+                                  digits, _ and . holding a digit becomes # (5-~, msg~:
+                                  one key per message template). Lines lacking them
+                                  share the empty key.
+          --exempt <item=values>  Lines whose field <item> (a number or a NAME) has one
+                                  of <values> (comma-separated, ASCII case ignored) pass
+                                  outside the policy, at once, counting 1:
+                                  level=error,fatal.
+          --then-every <m>        Of the lines a key's policy would drop, let every
+                                  <m>th in a row through (an integer >= 2), counting
+                                  <m>; not with --rate.
           --delimiter <byte>      Split fields at each <byte> (as cut -d; '\\t' is TAB)
                                   instead of at runs of spaces and tabs.
           --replay                Replay mode: time comes from each line's timestamp, on
@@ -317,6 +341,9 @@ struct ArgumentParserTests {
                                   --emit-time's prefix): the line itself plus the lines
                                   of its key dropped since that key's previous output
                                   line.
+          --count-field <name>    The count of --count inside the line instead:
+                                  ,"<name>":N before a JSON object's closing brace, else
+                                  <name>=N appended; not with --count or --exec.
           --dropped <file>        Write every input line that does not reach stdout to
                                   <file> (created or truncated), as it is dropped; with
                                   --emit-time, after the time it was dropped and a TAB.
@@ -337,6 +364,13 @@ struct ArgumentParserTests {
           --trace                 Print each input line's fate on stderr as it becomes
                                   certain: emitted (when), replaced by which line,
                                   dropped inside which window, skipped.
+          --progress              While pace runs, a status line on stderr when it is a
+                                  terminal: lines in, emitted, discarded, active keys,
+                                  lines per second; in replay also the time reached and,
+                                  for a file, how much is read and the time left.
+          --metrics <file>        Keep the run's counters in <file> in the Prometheus
+                                  text format (for node_exporter's textfile collector),
+                                  rewritten at most once a second and at exit.
           --marbles               After the replay, draw input and output per key as
                                   marble diagrams on stderr, scaled to the terminal
                                   width (COLUMNS, else 80; first 10000 events). [replay]

@@ -4,8 +4,9 @@
 // time formats and --on-bad-time actions), and check that the shell files
 // parse. The README is also held to its shape: short enough to read top to
 // bottom, opening with the example CI runs, its links into docs/ alive.
-// The bash completion is run, not just read: bash is always at hand. zsh and
-// groff often are not, so their checks run only where they are installed.
+// The bash completion is run, not just read: bash is always at hand. zsh,
+// fish and groff often are not, so their checks run only where they are
+// installed (.ci/run installs fish where it can).
 
 import Foundation
 import Testing
@@ -25,7 +26,9 @@ private enum Document: String, CaseIterable {
     case manPage = "share/man/man1/pace.1"
     case bashCompletion = "share/bash-completion/completions/pace"
     case zshCompletion = "share/zsh/site-functions/_pace"
+    case fishCompletion = "share/fish/vendor_completions.d/pace.fish"
     case installScript = "Scripts/install"
+    case packageScript = "Scripts/package"
     case readme = "README.md"
     case ciScript = ".ci/run"
 
@@ -71,6 +74,7 @@ private func findTool(_ name: String) -> String? {
 
 private let bash = findTool("bash") ?? "/bin/bash"
 private let zsh = findTool("zsh")
+private let fish = findTool("fish")
 private let groff = findTool("groff")
 
 /// What the bash completion offers for `pace <words>`, the last word being
@@ -88,6 +92,21 @@ private func bashCompletions(_ words: [String]) throws -> [String] {
     let result = try run(bash, ["-c", script, Document.bashCompletion.path] + words)
     guard result.status == 0 else { throw ToolFailure(result.output) }
     return result.output.split(separator: "\n").map(String.init)
+}
+
+/// What the fish completion offers for the command line `line` (the cursor at
+/// its end), each candidate without its description.
+private func fishCompletions(_ line: String) throws -> [String] {
+    let script = #"source $argv[1]; or exit 1; complete -C $argv[2]"#
+    let result = try run(fish!, ["--no-config", "-c", script, Document.fishCompletion.path, line])
+    guard result.status == 0 else { throw ToolFailure(result.output) }
+    return result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+}
+
+/// The fish completion's `complete -c pace` lines, each as its words.
+private func fishCompleteLines(_ text: String) -> [[Substring]] {
+    text.split(separator: "\n").filter { $0.hasPrefix("complete -c pace ") }
+        .map { $0.split(separator: " ") }
 }
 
 private struct ToolFailure: Error, CustomStringConvertible {
@@ -267,16 +286,65 @@ struct DocumentationTests {
         }
     }
 
-    @Test("bash parses the bash completion and Scripts/install",
-          arguments: [Document.bashCompletion.rawValue, Document.installScript.rawValue])
+    @Test("the fish completion has a line for every flag name, taking a value iff the flag does",
+          arguments: allFlagNames)
+    func fishCompletesFlag(_ name: String) throws {
+        let flag = try #require(flagTable.first { $0.names.contains(name) })
+        let option: [Substring] = name.hasPrefix("--") ? ["-l", Substring(name.dropFirst(2))] : ["-s", Substring(name.dropFirst())]
+        let lines = fishCompleteLines(try Document.fishCompletion.text())
+            .filter { words in words.indices.dropLast().contains { words[$0] == option[0] && words[$0 + 1] == option[1] } }
+        try #require(lines.count == 1, "\(lines.count) 'complete -c pace \(option.joined(separator: " "))' lines")
+        let takesValue = lines[0].contains("-r") || lines[0].contains("-x")
+        #expect(takesValue == (flag.value != nil), "\(name): -r/-x is \(takesValue), the flag's value is \(flag.value ?? "none")")
+    }
+
+    @Test("the fish completion offers the time formats and bad-time actions, as --flag value and --flag=value",
+          .enabled(if: fish != nil, "fish is not installed"),
+          arguments: [("--time-format", timeFormatNames), ("--on-bad-time", badTimeActions)])
+    func fishCompletesValues(_ flag: String, _ values: [String]) throws {
+        #expect(try fishCompletions("pace --debounce 1s --replay \(flag) ").sorted() == values.sorted())
+        #expect(try fishCompletions("pace --debounce 1s --replay \(flag)=").sorted() == values.map { "\(flag)=\($0)" }.sorted())
+        // A replay-only flag is offered only once --replay is given.
+        #expect(try fishCompletions("pace --debounce 1s --").contains(flag) == false)
+        #expect(try fishCompletions("pace --debounce 1s --replay --").contains(flag))
+    }
+
+    @Test("the fish completion offers every flag after a policy, and units after a number",
+          .enabled(if: fish != nil, "fish is not installed"))
+    func fishCompletesFlagsAndUnits() throws {
+        let offered = Set(try fishCompletions("pace --"))
+        let policies = flagTable.filter { $0.section == .policy }.flatMap(\.names)
+        #expect(Set(policies).isSubset(of: offered), "fish offers \(offered.sorted()) for 'pace --'")
+        #expect(try fishCompletions("pace --debounce 1") == ["1h", "1m", "1ms", "1ns", "1s", "1us"])
+        #expect(try fishCompletions("pace --limit=5/").sorted() == ["--limit=5/h", "--limit=5/m", "--limit=5/ms", "--limit=5/ns",
+                                                                     "--limit=5/s", "--limit=5/us"])
+        // One policy only.
+        #expect(!(try fishCompletions("pace --debounce 1s --")).contains("--leading"))
+    }
+
+    @Test("fish parses the fish completion", .enabled(if: fish != nil, "fish is not installed"))
+    func fishSyntax() throws {
+        let result = try run(fish!, ["--no-config", "-n", Document.fishCompletion.path])
+        #expect(result.status == 0 && result.output.isEmpty, "fish -n: \(result.output)")
+    }
+
+    @Test("Scripts/install installs the fish completion where fish looks for it")
+    func installPlacesFishCompletion() throws {
+        #expect(try Document.installScript.text().contains(
+            #"place 644 "$root/share/fish/vendor_completions.d/pace.fish" "$prefix/share/fish/vendor_completions.d""#))
+    }
+
+    @Test("bash parses the bash completion, Scripts/install and Scripts/package",
+          arguments: [Document.bashCompletion.rawValue, Document.installScript.rawValue, Document.packageScript.rawValue])
     func bashSyntax(_ relativePath: String) throws {
         let result = try run(bash, ["-n", repositoryRoot.appendingPathComponent(relativePath).path])
         #expect(result.status == 0 && result.output.isEmpty, "bash -n \(relativePath): \(result.output)")
     }
 
-    @Test("Scripts/install is executable")
-    func installIsExecutable() {
-        #expect(FileManager.default.isExecutableFile(atPath: Document.installScript.path))
+    @Test("Scripts/install and Scripts/package are executable",
+          arguments: [Document.installScript.rawValue, Document.packageScript.rawValue])
+    func scriptIsExecutable(_ relativePath: String) {
+        #expect(FileManager.default.isExecutableFile(atPath: repositoryRoot.appendingPathComponent(relativePath).path))
     }
 
     @Test("the README is at most 300 lines")

@@ -106,6 +106,7 @@ private struct AccountingCase: CustomStringConvertible {
         case let .limit(n, d, b): args = ["--limit", "\(n)/\(d)us", "--burst", "\(b)"]
         case let .rate(n, d, b): args = ["--rate", "\(n)/\(d)us", "--burst", "\(b)"]
         }
+        if let n = random.batch { args += ["--batch", "\(n)"] }
         args += ["--replay", "--time-format", "unix", "--count", "--emit-time", "--stats", "--trace",
                  "--on-bad-time", onBadTime.rawValue]
         if random.keyed { args += ["--key-field", "2"] }

@@ -9,6 +9,12 @@
 // at the same time in input order of the emitted events"). End of input is
 // replay's: the clock runs on, so every pending event comes out at its due
 // time. Quadratic in places; clarity is the point.
+//
+// `--batch N` is a separate argument, for `--debounce` and `--throttle-last`
+// only: SPEC's sentences on batches (an event joins the pending ones; N
+// pending go out at once, at that event's time; a batch's lines stay
+// together; batches due at one time in input order of their first lines; a
+// batch that filled after every line already emitted at its time).
 
 import PaceCore
 import PaceTesting
@@ -49,10 +55,25 @@ struct ReferenceEvent: Equatable, CustomStringConvertible {
 }
 
 enum ReferenceModel {
-    /// A line leaving the policy: which input event, and when.
+    /// A line leaving the policy: which input event, and when. `order`
+    /// places it among the outputs at its time (the event itself, a
+    /// batch's first event, or the event that filled the batch);
+    /// `batchIndex` and `batchSize` are its place in its batch (size 0
+    /// without `--batch`).
     struct Emitted: Equatable {
         var time: Instant
         var event: Int
+        var order: Int
+        var batchIndex = 0
+        var batchSize = 0
+
+        init(time: Instant, event: Int, order: Int? = nil, batchIndex: Int = 0, batchSize: Int = 0) {
+            self.time = time
+            self.event = event
+            self.order = order ?? event
+            self.batchIndex = batchIndex
+            self.batchSize = batchSize
+        }
     }
 
     /// A stretch of time during which one key holds state (something pending
@@ -66,8 +87,9 @@ enum ReferenceModel {
 
     /// The lines `events` produce, with their emission times, in SPEC's
     /// output order. `events` have non-decreasing times.
-    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> [PaceTesting.Emitted] {
-        let (emitted, _) = run(events, policy: policy, keyed: keyed)
+    static func emissions(of events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool,
+                          batch: Int? = nil) -> [PaceTesting.Emitted] {
+        let (emitted, _) = run(events, policy: policy, keyed: keyed, batch: batch)
         return emitted.map { PaceTesting.Emitted(time: $0.time, events[$0.event].line) }
     }
 
@@ -78,7 +100,8 @@ enum ReferenceModel {
     }
 
     /// The emissions in output order, and the busy stretches of every key.
-    static func run(_ events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool) -> ([Emitted], [Busy]) {
+    static func run(_ events: [ReferenceEvent], policy: ReferencePolicy, keyed: Bool,
+                    batch: Int? = nil) -> ([Emitted], [Busy]) {
         for (a, b) in zip(events, events.dropFirst()) {
             precondition(a.time <= b.time, "ReferenceModel: event times must not decrease")
         }
@@ -96,14 +119,19 @@ enum ReferenceModel {
         for key in keysInOrder {
             let indices = eventsOfKey[key]!
             let times = indices.map { events[$0].time }
-            let (keyEmissions, keyBusy) = runOneKey(times: times, policy: policy)
+            let (keyEmissions, keyBusy) = batch.map { runOneKey(times: times, policy: policy, batch: $0) }
+                ?? runOneKey(times: times, policy: policy)
             // Back from positions in the key's own stream to input positions.
-            emitted += keyEmissions.map { Emitted(time: $0.time, event: indices[$0.event]) }
+            emitted += keyEmissions.map {
+                Emitted(time: $0.time, event: indices[$0.event], order: indices[$0.order], batchIndex: $0.batchIndex,
+                        batchSize: $0.batchSize)
+            }
             busy += keyBusy.map { Busy(key: key, start: $0.start, end: $0.end) }
         }
         // SPEC's output order: by emission time, then input order of the
-        // emitted events (each event is emitted at most once).
-        emitted.sort { ($0.time, $0.event) < ($1.time, $1.event) }
+        // emitted events (each event is emitted at most once); a batch's
+        // lines together, in input order.
+        emitted.sort { ($0.time, $0.order, $0.batchIndex) < ($1.time, $1.order, $1.batchIndex) }
         return (emitted, busy)
     }
 
@@ -254,6 +282,94 @@ enum ReferenceModel {
                 }
             }
             if let a = arrival { busy.append(Busy(key: "", start: busyStart, end: ceilingOf(a))) }
+        }
+        return (emitted, busy)
+    }
+}
+
+// MARK: - --batch
+
+extension ReferenceModel {
+    /// One key's `--debounce` or `--throttle-last` with `--batch n`.
+    fileprivate static func runOneKey(times t: [Instant], policy: ReferencePolicy, batch n: Int) -> ([Emitted], [Busy]) {
+        var emitted: [Emitted] = []
+        var busy: [Busy] = []
+        /// The events of `pending` go out together at `time`, placed by `order`.
+        func release(_ pending: [Int], at time: Instant, order: Int) {
+            for (i, e) in pending.enumerated() {
+                emitted.append(Emitted(time: time, event: e, order: order, batchIndex: i, batchSize: pending.count))
+            }
+        }
+        switch policy {
+        case let .debounce(d, maxWait):
+            // Each event joins the pending ones and (re)sets the timer to
+            // t + D, or min(t + D, f + M), f the first pending one's time.
+            // The timer fires unless the next event comes strictly before
+            // it; the n-th pending event sends them out at its own time,
+            // and nothing is pending afterwards (the next event is a new f).
+            func due(_ j: Int, runStart f: Instant) -> Instant {
+                guard let m = maxWait else { return t[j] + d }
+                return min(t[j] + d, f + m)
+            }
+            var i = 0
+            while i < t.count {
+                let f = t[i]
+                var pending = [i]
+                var j = i
+                while pending.count < n && j + 1 < t.count && t[j + 1] < due(j, runStart: f) {
+                    j += 1
+                    pending.append(j)
+                }
+                if pending.count == n {
+                    release(pending, at: t[j], order: j)
+                    busy.append(Busy(key: "", start: f, end: t[j]))
+                } else {
+                    release(pending, at: due(j, runStart: f), order: i)
+                    busy.append(Busy(key: "", start: f, end: due(j, runStart: f)))
+                }
+                i = j + 1
+            }
+
+        case let .throttleLast(d):
+            // With no window open, an event goes out at once, alone, and
+            // [t, t + D) opens. An event inside a window joins the pending
+            // ones; the n-th sends them out at its time and opens
+            // [t, t + D). When a window ends at E, the pending ones go out
+            // at E and open [E, E + D); with none, no window is open.
+            var windowEnd: Instant?
+            var firstWindowStart: Instant = 0
+            var pending: [Int] = []
+            func endWindows(upTo now: Instant?) {
+                while let end = windowEnd, now == nil || end <= now! {
+                    if pending.isEmpty {
+                        busy.append(Busy(key: "", start: firstWindowStart, end: end))
+                        windowEnd = nil
+                    } else {
+                        release(pending, at: end, order: pending[0])
+                        pending = []
+                        windowEnd = end + d
+                    }
+                }
+            }
+            for k in t.indices {
+                endWindows(upTo: t[k])
+                if windowEnd == nil {
+                    release([k], at: t[k], order: k)
+                    windowEnd = t[k] + d
+                    firstWindowStart = t[k]
+                } else {
+                    pending.append(k)
+                    if pending.count == n {
+                        release(pending, at: t[k], order: k)
+                        pending = []
+                        windowEnd = t[k] + d
+                    }
+                }
+            }
+            endWindows(upTo: nil)
+
+        default:
+            preconditionFailure("ReferenceModel: --batch is for --debounce and --throttle-last, not \(policy)")
         }
         return (emitted, busy)
     }

@@ -37,6 +37,42 @@ struct TimerQueueTests {
         }
     }
 
+    /// `cancel` (a `--batch` that filled before its debounce's deadline)
+    /// among set, move and pop, against the same model: a cancelled slot
+    /// has no timer, and the rest still come out earliest first.
+    @Test(arguments: [1, 2, 3, 16, 200])
+    func cancelKeepsTheHeapAModel(slots: Int) {
+        var rng = SplitMix64(seed: UInt64(slots) &+ 7)
+        let queue = TimerQueue()
+        var model: [Int32: Instant] = [:]
+        var cancelledOne = 0
+        for _ in 0..<20_000 {
+            let slot = Int32(rng.below(slots))
+            switch rng.below(4) {
+            case 0, 1:
+                let due = Instant(rng.below(50))
+                queue.set(slot: slot, due: due)
+                model[slot] = due
+            case 2:
+                if model[slot] != nil { cancelledOne += 1 }
+                queue.cancel(slot: slot)
+                model[slot] = nil
+            default:
+                guard let earliest = model.values.min() else { continue }
+                let popped = queue.popFirstEntry()
+                #expect(popped.due == earliest)
+                #expect(model[popped.slot] == earliest)
+                model[popped.slot] = nil
+            }
+            #expect(queue.count == model.count)
+            #expect(queue.first?.due == model.values.min())
+            for slot in 0..<Int32(slots) {
+                #expect(queue.due(of: slot) == model[slot])
+            }
+        }
+        #expect(cancelledOne > 1000)
+    }
+
     /// A timer pushed back below the top keeps its place until its old
     /// deadline is the earliest, then goes where its new one belongs.
     @Test func aTimerPushedBackComesOutAtItsLastDeadline() {

@@ -1,0 +1,144 @@
+// The signal handlers and masks (see Linux.swift's opening comment for how
+// signals and waits fit together): what the handlers record, and what the
+// run asks of it (through RunSignals.process).
+
+import Glibc
+
+// MARK: - Signals
+
+// What the handlers record, and the masks. The handler only writes the three
+// counters (or, before the run, ends pace); the loops read them where the
+// signals are blocked.
+nonisolated(unsafe) private var firstTermination: sig_atomic_t = 0
+nonisolated(unsafe) private var terminationCount: sig_atomic_t = 0
+nonisolated(unsafe) private var statsRequests: sig_atomic_t = 0
+/// 1 until the run begins: a terminating signal then exits at once.
+nonisolated(unsafe) private var startingUp: sig_atomic_t = 0
+nonisolated(unsafe) private var handledSignals = sigset_t()
+nonisolated(unsafe) private var waitSignalMask = sigset_t()
+nonisolated(unsafe) private var installed = false
+
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT end input, and a second one ends pace
+/// at once; pace exits with 128 + the first one's number. SIGHUP and SIGQUIT
+/// act as SIGTERM does (SPEC): `--exec`'s commands run in process groups of
+/// their own, so a closed terminal or a Ctrl-\ reaches pace alone, which
+/// then stops what it started. SIGUSR1 asks for the `--stats` summary so far.
+package enum Signals {
+    /// The signals that end pace.
+    package static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    private static let all = terminating + [SIGUSR1]
+
+    /// Installs the handlers: the first thing pace does, so that a signal
+    /// sent as pace starts is not met by the default action (death, or a
+    /// core dump for SIGQUIT). Until `beginRun`, a terminating signal ends
+    /// pace at once from its handler with exit status 128 + N (the handler
+    /// calls _exit, which is async-signal-safe): nothing has been read or
+    /// written yet, and a blocking open(2) of the input or a `--record` FIFO
+    /// could otherwise wait for ever for a writer or reader, the signal
+    /// already taken (a flag checked before the open would leave that
+    /// race). A signal ignored when pace starts stays ignored, as Unix tools
+    /// do (a shell starts background jobs with SIGINT and SIGQUIT ignored,
+    /// `nohup` ignores SIGHUP). SIGPIPE is ignored: a closed stdout shows up
+    /// as EPIPE, which ends pace quietly.
+    package static func install() {
+        sigemptyset(&handledSignals)
+        for number in all {
+            var previous = sigaction()
+            sigaction(number, nil, &previous)
+            let ignored = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
+                == unsafeBitCast(SIG_IGN, to: Int.self)
+            if !ignored { sigaddset(&handledSignals, number) }
+        }
+        startingUp = 1
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { number in
+            if number == SIGUSR1 {
+                statsRequests = 1
+                return
+            }
+            if startingUp != 0 { _exit(128 + number) }
+            if firstTermination == 0 { firstTermination = number }
+            terminationCount &+= 1
+        }
+        // No handler runs inside another; no SA_RESTART: a wait must end.
+        action.sa_mask = handledSignals
+        action.sa_flags = 0
+        for number in all where sigismember(&handledSignals, number) == 1 {
+            sigaction(number, &action, nil)
+        }
+        // The wait mask is the mask a parent handed over (Foundation's
+        // Process blocks signals) minus the handled ones, which must be
+        // deliverable while pace waits; until the run begins they are
+        // deliverable everywhere (one the parent left pending ends pace now).
+        pthread_sigmask(SIG_UNBLOCK, &handledSignals, &waitSignalMask)
+        for number in all where sigismember(&handledSignals, number) == 1 {
+            sigdelset(&waitSignalMask, number)
+        }
+        installed = true
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The run begins: the handled signals are blocked from here on but for
+    /// the waits (see the top of this file), and a terminating one is
+    /// recorded, not acted on at once. Blocked first, so one that comes in
+    /// between is held for the run, not lost.
+    package static func beginRun() {
+        pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
+        startingUp = 0
+    }
+
+    /// The first terminating signal received, or 0.
+    package static var termination: Int32 { firstTermination }
+
+    /// A second terminating signal came: pace ends at once.
+    package static var endNow: Bool { terminationCount >= 2 }
+
+    /// Whether a SIGUSR1 came since the last call (which consumes it).
+    package static func takeStatsRequest() -> Bool {
+        guard statsRequests != 0 else { return false }
+        statsRequests = 0
+        return true
+    }
+
+    /// Lets handled signals that are pending run their handlers; true if
+    /// there were any. One sigpending(2) when there are none.
+    @discardableResult
+    package static func deliverPending() -> Bool {
+        guard installed else { return false }
+        var pending = sigset_t()
+        sigpending(&pending)
+        var any = false
+        for number in all where sigismember(&handledSignals, number) == 1 && sigismember(&pending, number) == 1 {
+            any = true
+        }
+        guard any else { return false }
+        // The kernel delivers them on the way out of the first call.
+        pthread_sigmask(SIG_UNBLOCK, &handledSignals, nil)
+        pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
+        return true
+    }
+
+    /// The terminating signal received so far, delivering pending ones
+    /// first (what the loops check between read batches).
+    package static func pendingTermination() -> Int32 {
+        deliverPending()
+        return firstTermination
+    }
+
+    /// Makes `number` (SIGWINCH, for `--progress`) deliverable everywhere,
+    /// waits included, even if the parent handed it over blocked.
+    static func unblock(_ number: Int32) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        sigdelset(&waitSignalMask, number)
+    }
+
+    /// Runs `body` with the mask for a wait; nil (leave the mask as it is)
+    /// when no handlers are installed (unit tests).
+    static func withWaitMask<R>(_ body: (UnsafePointer<sigset_t>?) -> R) -> R {
+        guard installed else { return body(nil) }
+        return withUnsafePointer(to: &waitSignalMask) { body($0) }
+    }
+}
