@@ -110,14 +110,12 @@ struct RunPlan {
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
         if let every = configuration.thenEvery { return thinned(policy, keys, every, &mode, &input, &sink) }
-        if state != nil && !configuration.counts && !Sink.counts {
-            // `--state` keeps every count, shown or not.
-            var counting = Counted(HiddenCounts(consume sink))
-            let report = marked(policy, keys, &mode, &input, &counting)
-            sink = counting.take().take()
-            return report
+        // `--state` keeps every count, shown or not: without `--count`, the
+        // counting layer counts and stdout's sink shows none (`.hidden`),
+        // through the same specialisation as `--count`'s.
+        guard (configuration.counts || state != nil) && !Sink.counts else {
+            return marked(policy, keys, &mode, &input, &sink)
         }
-        guard configuration.counts && !Sink.counts else { return marked(policy, keys, &mode, &input, &sink) }
         var counting = Counted(consume sink)
         let report = marked(policy, keys, &mode, &input, &counting)
         sink = counting.take()
