@@ -120,7 +120,7 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
                                dropped: DroppedLines(dropped), trace: trace)
     var sink = Counted(CommandSink(runner: runner,
                                    keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                   pendingSignal: signals.termination, endNow: signals.endNow))
+                                   pendingSignal: signals.termination, endNow: signals.endNow), for: configuration)
     var mode = ReplayMode(configuration, defaultYear: defaultYear)
     mode.commands = RunnerWatch(runner, pendingSignal: signals.termination)
     let plan = RunPlan(configuration: configuration, dropped: dropped, traceFD: traceFD, columns: columns,
@@ -142,7 +142,8 @@ func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: 
     let runner = CommandRunner(exec, dropped: DroppedLines(dropped), trace: trace)
     var sink = Counted(CommandSink(runner: runner,
                                    keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
-                                   waitsForEach: false, pendingSignal: signals.termination, endNow: signals.endNow))
+                                   waitsForEach: false, pendingSignal: signals.termination, endNow: signals.endNow),
+                   for: configuration)
     var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
                          commands: RunnerWatch(runner, pendingSignal: signals.termination), dropped: dropped,
                          trace: trace, state: state, signals: signals)

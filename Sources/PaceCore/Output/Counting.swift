@@ -5,6 +5,23 @@
 // (ForgottenCounts). The scheduler only tells it what happened: a discard, a
 // key joining or leaving the key table. Without `--count` the sink is not
 // wrapped, its `counts` is false, and none of this is on the per-line path.
+//
+// Two rarer flags are this layer's run-time fields rather than layers of
+// their own (each layer was one more specialisation of every policy, key
+// store, observer and mode: 861 copies of the driver, 16.7 MB of code):
+// - `--then-every M`: of a key's discards, every Mth in a row goes out
+//   instead (SPEC, Semantics). The run of discards since a key's last
+//   output line is exactly the owed count kept here (the policy's discards
+//   only: `--on-busy`'s are the command runner's, given back to a key that
+//   left the table and returns, within the same bound), so the scheduler
+//   asks `letsThrough` at each discard; without the flag M is Int64.max and
+//   the answer is always no.
+// - `--resolve-after`: every output line goes on through `emitMarked`, which
+//   stdout's sink writes with its mark column (Marking.swift), and a
+//   resolved line, a copy, counts its key's discards alone. The scheduler
+//   keeps episodes only when the run marks (`Scheduler.marks`).
+// Without `--count` either flag still runs through this layer, and stdout's
+// sink shows no count (`CountStyle.hidden`).
 
 /// `--count`: every line written with its count; a line that never met the
 /// policy (`--on-bad-time pass`) counts 1.
@@ -19,12 +36,31 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     /// are remembered too, within the same bound as the forgotten ones
     /// (SPEC's bound is the total).
     private var idleOwing = SlotLRU()
+    /// `--then-every`'s M, or Int64.max: no run of discards reaches it.
+    private let every: Int64
+    /// `--resolve-after`: lines go out through `emitMarked`.
+    private let marking: Bool
+    /// `--count`: a marked line shows its count (a resolved line's 0 too).
+    private let showsCount: Bool
 
     /// `forgottenCapacity`: how many forgotten keys' counts are remembered
-    /// (SPEC: 1,000,000; tests make it small).
-    package init(_ base: consuming Base, forgottenCapacity: Int = ForgottenCounts.defaultCapacity) {
+    /// (SPEC: 1,000,000; tests make it small). `thenEvery`: `--then-every`'s
+    /// M (at least 2). `marking`: `--resolve-after`, with `showsCount`
+    /// (`--count`) saying whether a marked line shows its count.
+    package init(_ base: consuming Base, forgottenCapacity: Int = ForgottenCounts.defaultCapacity,
+                 thenEvery: Int64? = nil, marking: Bool = false, showsCount: Bool = false) {
+        precondition(thenEvery.map { $0 >= 2 } ?? true, "Counted: --then-every's M is at least 2")
         self.base = base
         forgotten = ForgottenCounts(capacity: forgottenCapacity)
+        every = thenEvery ?? .max
+        self.marking = marking
+        self.showsCount = showsCount
+    }
+
+    /// The layer a run of `configuration` counts with.
+    package init(_ base: consuming Base, for configuration: Configuration) {
+        self.init(base, thenEvery: configuration.thenEvery, marking: configuration.resolveAfter != nil,
+                  showsCount: configuration.count)
     }
 
     /// The wrapped sink, handed back at the end of the run.
@@ -32,10 +68,19 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     package static var counts: Bool { true }
     package static var readsKeys: Bool { Base.readsKeys }
-    package static var marksEpisodes: Bool { Base.marksEpisodes }
+    /// Whether this run marks is `marking`: the scheduler asks its own
+    /// `marks`, which is false at compile time for every other sink.
+    package static var marksEpisodes: Bool { true }
+    package static var thinsDiscards: Bool { true }
+
+    /// Whether the discard the key of `slot` is about to have would make its
+    /// run of discards reach `--then-every`'s M.
+    @inline(__always)
+    package func letsThrough(discardOf slot: Int32) -> Bool { owed[Int(slot)] &+ 1 >= every }
 
     @inline(__always)
     package mutating func emit(_ emission: Emission) throws(OutputError) {
+        if marking { return try emitMarkedLine(emission) }
         var counted = emission
         if emission.slot >= 0 {
             counted.count = owed[Int(emission.slot)] &+ 1
@@ -48,7 +93,8 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     /// `--resolve-after`: a resolved line is a copy, so its count is its
     /// key's discards alone (SPEC Episodes), which may be 0.
-    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+    @inline(never)
+    private mutating func emitMarkedLine(_ emission: Emission) throws(OutputError) {
         var counted = emission
         if emission.slot >= 0 {
             counted.count = owed[Int(emission.slot)] &+ (emission.mark == .resolved ? 0 : 1)
@@ -56,7 +102,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
         } else {
             counted.count = 1
         }
-        try base.emitMarked(counted, showingCount: showingCount)
+        try base.emitMarked(counted, showingCount: showsCount)
     }
 
     @inline(__always)

@@ -147,8 +147,9 @@ package protocol LineSink: ~Copyable {
 
     // `--resolve-after`'s part (Output/Marking.swift).
 
-    /// The run marks episodes: the scheduler keeps them and emits through
-    /// `emitMarked`. False unless the `Marked` layer wraps the sink.
+    /// The sink can mark episodes: the counting layer, which sends a marked
+    /// run's lines through `emitMarked`. False for every other sink, so the
+    /// scheduler's episode code compiles away (`Scheduler.marks`).
     static var marksEpisodes: Bool { get }
     /// An output line with its mark (and, `showingCount`, its count even
     /// when 0: a resolved line's).
@@ -165,10 +166,10 @@ package protocol LineSink: ~Copyable {
     /// `key`, not in the table, owes `count` (a loaded key that is idle).
     mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64)
 
-    // `--then-every` (ThenEvery.swift); false for every other sink. The run
+    // `--then-every` (Counting.swift); false for every other sink. The run
     // of discards it counts is the owed count of `owed(slot:)`.
 
-    /// The sink lets some discards through (`--then-every`).
+    /// The sink may let some discards through (`--then-every`).
     static var thinsDiscards: Bool { get }
     /// Whether the discard the key of `slot` is about to have is let
     /// through instead: its run of discards would reach M.

@@ -1,7 +1,8 @@
 // From a Configuration to a specialised run: the one place where the policy
 // the command line chose becomes a reducer, and where what shapes the hot
 // path becomes a type parameter: whether events are keyed (the key store),
-// whether lines are counted (the counting layer wraps the sink) and whether
+// whether lines are counted (the counting layer wraps the sink, and carries
+// `--then-every` and `--resolve-after` as run-time fields) and whether
 // anything watches the run (the observer). The one `--dropped` writer is
 // chosen at run time and handed to the scheduler as a value. Every mode and
 // the tests come through here, so a new policy is one case in this switch
@@ -104,53 +105,22 @@ struct RunPlan {
         return counted(policy, OneKey<P.State>.self, &mode, &input, &sink)
     }
 
-    /// `--count` or not: without it, the sink is not wrapped and no count
-    /// is kept. A sink that counts already (`--exec`'s) is run as it is.
+    /// Counted or not. `--count`, `--count-field`, `--then-every`,
+    /// `--resolve-after` and `--state` all run through the counting layer
+    /// (Counting.swift): the last three need what a key owes, with or
+    /// without a count shown (stdout's sink then shows none, `.hidden`).
+    /// Without any of them the sink is not wrapped and no count is kept. A
+    /// sink that counts already (`--exec`'s, made `for:` the configuration)
+    /// is run as it is.
     private func counted<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
         _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
     ) -> RunReport where P.Payload == EventNumber {
-        if let every = configuration.thenEvery { return thinned(policy, keys, every, &mode, &input, &sink) }
-        // `--state` keeps every count, shown or not: without `--count`, the
-        // counting layer counts and stdout's sink shows none (`.hidden`),
-        // through the same specialisation as `--count`'s.
-        guard (configuration.counts || state != nil) && !Sink.counts else {
-            return marked(policy, keys, &mode, &input, &sink)
-        }
-        var counting = Counted(consume sink)
-        let report = marked(policy, keys, &mode, &input, &counting)
+        let wanted = configuration.counts || state != nil || configuration.thenEvery != nil
+            || configuration.resolveAfter != nil
+        guard wanted && !Sink.counts else { return watched(policy, keys, &mode, &input, &sink) }
+        var counting = Counted(consume sink, for: configuration)
+        let report = watched(policy, keys, &mode, &input, &counting)
         sink = counting.take()
-        return report
-    }
-
-    /// `--resolve-after` or not: without it, the sink is not wrapped and the
-    /// scheduler keeps no episodes.
-    private func marked<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
-        _ policy: P, _ keys: Keys.Type, _ mode: inout Mode, _ input: inout LineReader, _ sink: inout Sink
-    ) -> RunReport where P.Payload == EventNumber {
-        guard configuration.resolveAfter != nil else { return watched(policy, keys, &mode, &input, &sink) }
-        var marking = Marked(consume sink, showsCount: configuration.count)
-        let report = watched(policy, keys, &mode, &input, &marking)
-        sink = marking.take()
-        return report
-    }
-
-    /// `--then-every M`: the runs of discards are the counting layer's
-    /// owed counts, so the sink is counted (with or without `--count`:
-    /// the line shows a count only if asked) and then thinned.
-    @inline(never)
-    private func thinned<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Mode: RunMode, Sink: LineSink & ~Copyable>(
-        _ policy: P, _ keys: Keys.Type, _ every: Int64, _ mode: inout Mode, _ input: inout LineReader,
-        _ sink: inout Sink
-    ) -> RunReport where P.Payload == EventNumber {
-        if Sink.counts {
-            var thinning = ThenEvery(consume sink, every: every)
-            let report = marked(policy, keys, &mode, &input, &thinning)
-            sink = thinning.take()
-            return report
-        }
-        var thinning = ThenEvery(Counted(consume sink), every: every)
-        let report = marked(policy, keys, &mode, &input, &thinning)
-        sink = thinning.take().take()
         return report
     }
 

@@ -29,7 +29,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
             keys.timers.cancel(slot: slot)
         }
         try writeBatch(batch, of: slot, at: t, key: key)
-        if Sink.marksEpisodes {
+        if marks {
             episodes.handled(line, number: number, at: t, slot: slot, pending: false, borrowing: borrowing)
         }
         if effects.idle { release(slot) }

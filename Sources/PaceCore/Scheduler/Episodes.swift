@@ -2,9 +2,9 @@
 // with a key's first output line (`first`), goes on with its later ones
 // (`repeat`) and closes with a copy of the key's last input line
 // (`resolved`) at T = max(t + Q, e): t the key's last event, e the emission
-// time of its last pending event. The scheduler keeps this only when its
-// sink is `Marked` (`Sink.marksEpisodes`): without the flag, every hook
-// here compiles away.
+// time of its last pending event. The scheduler keeps this only when the
+// run marks (`Scheduler.marks`): a run whose sink cannot mark compiles none
+// of its hooks, and a counted run without the flag skips them.
 //
 // A key's episode is a plain value (open or not, its last event's number,
 // time and line), so `--state` can save and restore it. The last line is

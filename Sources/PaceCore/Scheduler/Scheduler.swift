@@ -51,8 +51,10 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     var keys: Keys
     var held = HeldLines(batches: P.batches)
     var counters = SchedulerStats()
-    /// `--resolve-after`: each key's episode (empty unless `Sink.marksEpisodes`).
+    /// `--resolve-after`: each key's episode (empty unless `marks`).
     var episodes: EpisodeBook
+    /// `--resolve-after` was given: see `marks`.
+    private let marking: Bool
     /// Inside `finish`: emissions are of events still pending at end of input.
     var finishing = false
     /// A held line is being written (it stays held until the write is done).
@@ -63,10 +65,12 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
     ///   - observer: what watches the run (`NoObserver` for nothing).
     ///   - dropped: `--dropped`'s file, if any.
-    ///   - resolveAfter: `--resolve-after`'s Q, given exactly when the sink is `Marked`.
+    ///   - resolveAfter: `--resolve-after`'s Q, given only with a sink that marks
+    ///     (`Counted`, made with `marking`).
     package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, dropped: FileWriter? = nil,
                  resolveAfter: Nanoseconds? = nil) {
-        precondition((resolveAfter != nil) == Sink.marksEpisodes, "Scheduler: --resolve-after needs a Marked sink")
+        precondition(resolveAfter == nil || Sink.marksEpisodes, "Scheduler: --resolve-after needs a counting sink")
+        marking = resolveAfter != nil
         episodes = EpisodeBook(quiet: resolveAfter ?? 0)
         self.policy = policy
         self.sink = sink
@@ -76,6 +80,12 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         self.keys = Keys(initialState: policy.initialState)
         if !Keys.isKeyed { counters.activeKeys = 1 }
     }
+
+    /// Whether the run marks episodes (`--resolve-after`): false at compile
+    /// time unless the sink can mark (the counting layer), so that every
+    /// other run compiles none of the episodes' code.
+    @inline(__always)
+    var marks: Bool { Sink.marksEpisodes && marking }
 
     /// The run is over: its sink, with everything written to it, handed back
     /// to its owner; the rest of the scheduler is freed.
@@ -91,25 +101,25 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
                 keyed.distinctKeys = estimate
                 keyed.distinctKeysEstimated = true
             }
-            if Sink.marksEpisodes { episodes.report(into: &keyed) }
+            if marks { episodes.report(into: &keyed) }
             return keyed
         }
         var unkeyed = counters
         unkeyed.distinctKeys = counters.eventsIn > 0 ? 1 : 0
         unkeyed.peakActiveKeys = counters.eventsIn > 0 ? 1 : 0
-        if Sink.marksEpisodes { episodes.report(into: &unkeyed) }
+        if marks { episodes.report(into: &unkeyed) }
         return unkeyed
     }
 
     /// When the next timer is due, if any (live mode sleeps until then).
     /// Timers that only forget need no waking for.
     package var nextDeadline: Instant? {
-        if Sink.marksEpisodes { return firstEpisodicDue(lapsed: false) }
+        if marks { return firstEpisodicDue(lapsed: false) }
         return P.timersOnlyForget ? nil : keys.timers.firstDue
     }
 
     /// True while a timer is set, one that only forgets included.
-    package var hasTimers: Bool { keys.timers.firstDue != nil || (Sink.marksEpisodes && episodes.timers.firstDue != nil) }
+    package var hasTimers: Bool { keys.timers.firstDue != nil || (marks && episodes.timers.firstDue != nil) }
 
     /// Number of keys with state held (for memory checks and tests), lapsed
     /// ones not yet forgotten included (see LapsedKeys.swift).
@@ -126,7 +136,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// only forget are left until their keys are wanted (see LapsedKeys.swift).
     @inline(__always)
     package mutating func advance(to now: Instant) throws(OutputError) {
-        if Sink.marksEpisodes {
+        if marks {
             if let due = firstEpisodicDue(lapsed: false), due <= now { try advanceEpisodes(to: now) }
             return
         }
@@ -195,7 +205,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
                 if Int64(held.count) > counters.peakBacklog { counters.peakBacklog = Int64(held.count) }
             }
         }
-        if Sink.marksEpisodes {
+        if marks {
             episodes.handled(line, number: number, at: t, slot: slot, pending: held.first(slot) != nil,
                              borrowing: borrowing)
         }
@@ -207,7 +217,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     @inline(__always)
     package mutating func keepBorrowedLines() {
         held.keepBorrowed()
-        if Sink.marksEpisodes { episodes.keepBorrowed() }
+        if marks { episodes.keepBorrowed() }
     }
 
     /// End of input in replay: the clock runs on until every timer has fired,
@@ -221,7 +231,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// With `--resolve-after`, open episodes then close at once, unless
     /// `closingEpisodes` is false (`--state` saves them open).
     package mutating func finish(emittingAt now: Instant, closingEpisodes: Bool = true) throws(OutputError) {
-        if Sink.marksEpisodes { return try finishEpisodes(emittingAt: now, closing: closingEpisodes) }
+        if marks { return try finishEpisodes(emittingAt: now, closing: closingEpisodes) }
         try runOn(stampedAt: now)
     }
 
@@ -230,7 +240,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     private mutating func runOn(stampedAt stamp: Instant?) throws(OutputError) {
         finishing = true
         defer { finishing = false }
-        if Sink.marksEpisodes {
+        if marks {
             while let due = firstEpisodicDue(lapsed: true) {
                 try fireEpisodic(at: due, stampedAt: stamp, policyTimers: true, resolutions: true)
             }
@@ -271,7 +281,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         let effects = policy.reduce(into: &keys[state: slot], .timerFired(at: due))
         if P.batches, let batch = effects.batch {
             try writeBatch(batch, of: slot, at: stamp ?? due)
-            if Sink.marksEpisodes { episodes.emittedPending(slot, at: due, more: false) }
+            if marks { episodes.emittedPending(slot, at: due, more: false) }
         } else if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
@@ -281,7 +291,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
                       atEnd: finishing)
             writingHeld = false
             held.dropFirst(slot)
-            if Sink.marksEpisodes { episodes.emittedPending(slot, at: due, more: held.first(slot) != nil) }
+            if marks { episodes.emittedPending(slot, at: due, more: held.first(slot) != nil) }
         }
         if let next = effects.schedule { keys.timers.set(slot: slot, due: next) }
         if effects.idle { release(slot) }

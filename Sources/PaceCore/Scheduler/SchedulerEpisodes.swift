@@ -1,8 +1,8 @@
 // The scheduler's side of `--resolve-after` (the episodes themselves are in
 // Episodes.swift): timers of two kinds due at one instant fired in SPEC's
 // order, the resolved lines written, and end of input. Scheduler.swift only
-// calls in here behind `Sink.marksEpisodes`, which is false unless the sink
-// is `Marked`.
+// calls in here behind `marks`, which is false unless the run has
+// `--resolve-after` (and its counting layer marks).
 
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// The earliest timer of either kind (policy timers that only forget
@@ -109,7 +109,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// while pace was down resolve at once, in the order of their T,
     /// stamped `now` (SPEC State).
     package mutating func resolveOverdueEpisodes(at now: Instant) throws(OutputError) {
-        guard Sink.marksEpisodes else { return }
+        guard marks else { return }
         while let due = episodes.timers.firstDue, due <= now {
             try fireEpisodic(at: due, stampedAt: now, policyTimers: false, resolutions: true)
         }
@@ -120,7 +120,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// them hands over).
     package func openEpisodes() -> [OpenEpisode] {
         var open: [OpenEpisode] = []
-        guard Sink.marksEpisodes else { return open }
+        guard marks else { return open }
         for s in 0..<episodes.records.capacity {
             let record = episodes.records[s]
             guard record.open, let number = episodes.lastLines.first(Int32(s)) else { continue }

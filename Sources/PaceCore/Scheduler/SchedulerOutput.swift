@@ -8,7 +8,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     @inline(__always)
     mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
         var emission = emission
-        if Sink.marksEpisodes { emission.mark = episodes.mark(emission) }
+        if marks { emission.mark = episodes.mark(emission) }
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
         try sink.emit(emission)
     }
@@ -52,7 +52,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     @inline(__always)
     mutating func release(_ slot: Int32) {
         // A key with an open episode is remembered until it closes.
-        if Sink.marksEpisodes && !episodes.mayRelease(slot) { return }
+        if marks && !episodes.mayRelease(slot) { return }
         precondition(held.first(slot) == nil, "Scheduler: a key went idle holding an event")
         held.release(slot)
         if P.batches { held.releaseQueue(slot) }

@@ -19,7 +19,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         case .badTimePassed, .exempt:
             var emission = Emission(line: line, time: time, number: number, key: key)
             // Outside the policy: in no episode.
-            if Sink.marksEpisodes { emission.mark = .exempt }
+            if marks { emission.mark = .exempt }
             try sink.emit(emission)
         }
     }

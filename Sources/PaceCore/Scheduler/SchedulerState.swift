@@ -22,7 +22,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
             if holds { owed = heldLinesOwed ? owed + 1 : 0 }
             var state = idle ? nil : policy.saved(keys[state: slot])
             if let saved = state, saved.timer <= now { state = nil }
-            if Sink.marksEpisodes,
+            if marks,
                let resolveAt = episodes.savedResolution(slot, holding: holds, goingOut: !heldLinesOwed, at: now) {
                 open.append((episodes.lastLines.first(slot)!, slot, state, owed, resolveAt))
             } else if state != nil || owed > 0 {
@@ -60,7 +60,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 }
             }
             let owed = snapshot.owed[index]
-            let episode = Sink.marksEpisodes ? snapshot.episodes[index] : nil
+            let episode = marks ? snapshot.episodes[index] : nil
             snapshot.withKey(index) { key in
                 guard state != nil || episode != nil else {
                     guard owed > 0 else { return }

@@ -1,6 +1,6 @@
 // `--then-every M`: the scheduler's part. When a key's policy discards an
 // event (drops it on arrival, or replaces its pending one) and the key's
-// run of discards would thereby reach M (the sink says: ThenEvery.swift),
+// run of discards would thereby reach M (the counting layer says: Counting.swift),
 // the discarded event is emitted at once instead, at the time of the event
 // being handled; the policy's state has already changed as for a discard
 // (its reducer never knows). A replaced pending event is the one emitted,
@@ -17,7 +17,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         counters.thenEveryPasses += 1
         var emission = Emission(line: line, time: t, number: number, key: key, slot: slot)
         // An output line of its key: `--resolve-after` marks it as any other.
-        if Sink.marksEpisodes { emission.mark = episodes.mark(emission) }
+        if marks { emission.mark = episodes.mark(emission) }
         if Observer.isActive { observer.letThrough(emission) }
         try sink.emit(emission)
     }

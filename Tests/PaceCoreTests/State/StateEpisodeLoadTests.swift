@@ -10,11 +10,11 @@ import Testing
 
 private let ms: Int64 = 1_000_000
 private typealias Episodic = Scheduler<ThrottleFirst<EventNumber>, ManyKeys<ThrottleFirst<EventNumber>.State>,
-                                       Marked<Counted<RecordingSink>>, NoObserver>
+                                       Counted<RecordingSink>, NoObserver>
 
 private func scheduler() -> Episodic {
     Scheduler(policy: ThrottleFirst(window: Nanoseconds(1_000 * ms)), keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self,
-              sink: Marked(Counted(RecordingSink()), showsCount: true), observer: NoObserver(),
+              sink: Counted(RecordingSink(), marking: true, showsCount: true), observer: NoObserver(),
               resolveAfter: Nanoseconds(100 * ms))
 }
 
@@ -49,7 +49,7 @@ struct StateEpisodeLoadTests {
         #expect(next.heldKeys == 2)
         try next.advance(to: Instant(150 * ms))
         #expect(next.heldKeys == 1)
-        #expect(next.takeSink().base.base.emissions
+        #expect(next.takeSink().base.emissions
                 == out([(60, "B", 0, .resolved), (60, "A", 2, .resolved), (150, "C", 1, .resolved)]))
     }
 
@@ -63,7 +63,7 @@ struct StateEpisodeLoadTests {
         send(&next, "A3", key: "a", at: 90, 1)
         send(&next, "C2", key: "c", at: 120, 2)
         try next.finish()
-        #expect(next.takeSink().base.base.emissions
+        #expect(next.takeSink().base.emissions
                 == out([(60, "B", 0, .resolved), (60, "A", 2, .resolved), (120, "C2", 2, .repeat),
                         (220, "C2", 0, .resolved)]))
     }
@@ -87,7 +87,7 @@ struct StateEpisodeLoadTests {
     func pendingAtExit() throws {
         var first = Scheduler(policy: Debounce<EventNumber>(window: Nanoseconds(1_000 * ms), maxWait: nil),
                               keys: ManyKeys<Debounce<EventNumber>.State>.self,
-                              sink: Marked(Counted(RecordingSink()), showsCount: true), observer: NoObserver(),
+                              sink: Counted(RecordingSink(), marking: true, showsCount: true), observer: NoObserver(),
                               resolveAfter: Nanoseconds(100 * ms))
         for (n, (line, t)) in [("k1", Int64(0)), ("k2", 250), ("k1 again", 300)].enumerated() {
             let bytes = Array(line.utf8), key = Array(line.prefix(2).utf8)
@@ -106,7 +106,7 @@ struct StateEpisodeLoadTests {
         exit.append(key: Array("k1".utf8), state: nil, owed: 0, episode: (Instant(400 * ms), Array("k1 again".utf8)))
         #expect(first.snapshot(at: Instant(380 * ms), heldLinesOwed: false) == exit)
         try first.finish(emittingAt: Instant(380 * ms), closingEpisodes: false)
-        #expect(first.takeSink().base.base.emissions
+        #expect(first.takeSink().base.emissions
                 == out([(380, "k2", 1, .first), (380, "k1 again", 2, .first)]))
     }
 }
