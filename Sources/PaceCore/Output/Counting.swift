@@ -16,10 +16,11 @@
 //   left the table and returns, within the same bound), so the scheduler
 //   asks `letsThrough` at each discard; without the flag M is Int64.max and
 //   the answer is always no.
-// - `--resolve-after`: every output line goes on through `emitMarked`, which
-//   stdout's sink writes with its mark column (Marking.swift), and a
-//   resolved line, a copy, counts its key's discards alone. The scheduler
-//   keeps episodes only when the run marks (`Scheduler.marks`).
+// - `--resolve-after`: the scheduler sends every output line through
+//   `emitMarked`, which counts a resolved line, a copy, as its key's discards
+//   alone, and which stdout's sink writes with its mark column
+//   (Marking.swift). The scheduler keeps episodes only when the run marks
+//   (`Scheduler.marks`).
 // Without `--count` either flag still runs through this layer, and stdout's
 // sink shows no count (`CountStyle.hidden`).
 
@@ -38,29 +39,21 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     private var idleOwing = SlotLRU()
     /// `--then-every`'s M, or Int64.max: no run of discards reaches it.
     private let every: Int64
-    /// `--resolve-after`: lines go out through `emitMarked`.
-    private let marking: Bool
-    /// `--count`: a marked line shows its count (a resolved line's 0 too).
-    private let showsCount: Bool
 
     /// `forgottenCapacity`: how many forgotten keys' counts are remembered
     /// (SPEC: 1,000,000; tests make it small). `thenEvery`: `--then-every`'s
-    /// M (at least 2). `marking`: `--resolve-after`, with `showsCount`
-    /// (`--count`) saying whether a marked line shows its count.
+    /// M (at least 2).
     package init(_ base: consuming Base, forgottenCapacity: Int = ForgottenCounts.defaultCapacity,
-                 thenEvery: Int64? = nil, marking: Bool = false, showsCount: Bool = false) {
+                 thenEvery: Int64? = nil) {
         precondition(thenEvery.map { $0 >= 2 } ?? true, "Counted: --then-every's M is at least 2")
         self.base = base
         forgotten = ForgottenCounts(capacity: forgottenCapacity)
         every = thenEvery ?? .max
-        self.marking = marking
-        self.showsCount = showsCount
     }
 
     /// The layer a run of `configuration` counts with.
     package init(_ base: consuming Base, for configuration: Configuration) {
-        self.init(base, thenEvery: configuration.thenEvery, marking: configuration.resolveAfter != nil,
-                  showsCount: configuration.count)
+        self.init(base, thenEvery: configuration.thenEvery)
     }
 
     /// The wrapped sink, handed back at the end of the run.
@@ -68,8 +61,9 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     package static var counts: Bool { true }
     package static var readsKeys: Bool { Base.readsKeys }
-    /// Whether this run marks is `marking`: the scheduler asks its own
-    /// `marks`, which is false at compile time for every other sink.
+    /// Whether this run marks is the scheduler's to know (`--resolve-after`:
+    /// its `marks`, false at compile time for every other sink); it then
+    /// sends each line through `emitMarked`.
     package static var marksEpisodes: Bool { true }
     package static var thinsDiscards: Bool { true }
 
@@ -80,7 +74,6 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     @inline(__always)
     package mutating func emit(_ emission: Emission) throws(OutputError) {
-        if marking { return try emitMarkedLine(emission) }
         var counted = emission
         if emission.slot >= 0 {
             counted.count = owed[Int(emission.slot)] &+ 1
@@ -94,7 +87,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     /// `--resolve-after`: a resolved line is a copy, so its count is its
     /// key's discards alone (SPEC Episodes), which may be 0.
     @inline(never)
-    private mutating func emitMarkedLine(_ emission: Emission) throws(OutputError) {
+    package mutating func emitMarked(_ emission: Emission) throws(OutputError) {
         var counted = emission
         if emission.slot >= 0 {
             counted.count = owed[Int(emission.slot)] &+ (emission.mark == .resolved ? 0 : 1)
@@ -102,7 +95,7 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
         } else {
             counted.count = 1
         }
-        try base.emitMarked(counted, showingCount: showsCount)
+        try base.emitMarked(counted)
     }
 
     @inline(__always)

@@ -147,13 +147,14 @@ package protocol LineSink: ~Copyable {
 
     // `--resolve-after`'s part (Output/Marking.swift).
 
-    /// The sink can mark episodes: the counting layer, which sends a marked
-    /// run's lines through `emitMarked`. False for every other sink, so the
-    /// scheduler's episode code compiles away (`Scheduler.marks`).
+    /// The scheduler may mark episodes on this sink: true only for the
+    /// counting layer, which a run with `--resolve-after` always has. For
+    /// every other sink the scheduler's episode code compiles away
+    /// (`Scheduler.marks`).
     static var marksEpisodes: Bool { get }
-    /// An output line with its mark (and, `showingCount`, its count even
-    /// when 0: a resolved line's).
-    mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError)
+    /// An output line of a run that marks episodes, with its mark (the
+    /// counting layer counts it, then stdout's sink writes the mark).
+    mutating func emitMarked(_ emission: Emission) throws(OutputError)
 
     // `--state` (State/): what a key owes, read for a save and set by a load.
 
@@ -193,7 +194,7 @@ extension LineSink where Self: ~Copyable {
     package var uncountedDiscards: Int64 { 0 }
     package static var marksEpisodes: Bool { false }
     /// A sink that shows no mark itself (`--exec`'s reads `Emission.mark`).
-    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+    package mutating func emitMarked(_ emission: Emission) throws(OutputError) {
         try emit(emission)
     }
 

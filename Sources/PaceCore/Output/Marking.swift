@@ -8,7 +8,7 @@ extension FileSink {
     /// `--resolve-after`: the prefixes, then the mark and a TAB (SPEC
     /// Output). Out of line, as the counted write is.
     @inline(never)
-    package mutating func emitMarked(_ emission: Emission, showingCount: Bool) throws(OutputError) {
+    package mutating func emitMarked(_ emission: Emission) throws(OutputError) {
         if case let .field(member, pair) = countStyle {
             // `--count-field`: the count inside the line, a resolved line's 0 too.
             try write(emission.line, at: emission.time, count: emission.count, member: member, pair: pair,
@@ -21,7 +21,8 @@ extension FileSink {
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
             used += 1
         }
-        if showingCount {
+        // `--count` shows every marked line's count, a resolved line's 0 too.
+        if countStyle == .prefix {
             used += formatCount(emission.count, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
             used += 1

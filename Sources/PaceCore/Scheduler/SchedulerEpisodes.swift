@@ -79,7 +79,7 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                                 batchSize: P.batches ? 1 : 0)
         emission.mark = .resolved
         if Observer.isActive { observer.emitted(emission, atEnd: finishing) }
-        try sink.emit(emission)
+        try sink.emitMarked(emission)
         if episodes.close(slot) { release(slot) }
     }
 

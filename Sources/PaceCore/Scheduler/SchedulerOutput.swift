@@ -7,10 +7,15 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// Writes an emitted line (the counting layer, if any, adds its count).
     @inline(__always)
     mutating func write(_ emission: Emission, atEnd: Bool) throws(OutputError) {
+        guard marks else {
+            if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
+            try sink.emit(emission)
+            return
+        }
         var emission = emission
-        if marks { emission.mark = episodes.mark(emission) }
+        emission.mark = episodes.mark(emission)
         if Observer.isActive { observer.emitted(emission, atEnd: atEnd) }
-        try sink.emit(emission)
+        try sink.emitMarked(emission)
     }
 
     /// An event of `slot` is discarded at `time`: its key owes one more

@@ -18,9 +18,13 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
             try dropped?.write(line, at: time)
         case .badTimePassed, .exempt:
             var emission = Emission(line: line, time: time, number: number, key: key)
+            guard marks else {
+                try sink.emit(emission)
+                return
+            }
             // Outside the policy: in no episode.
-            if marks { emission.mark = .exempt }
-            try sink.emit(emission)
+            emission.mark = .exempt
+            try sink.emitMarked(emission)
         }
     }
 

@@ -19,6 +19,6 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         // An output line of its key: `--resolve-after` marks it as any other.
         if marks { emission.mark = episodes.mark(emission) }
         if Observer.isActive { observer.letThrough(emission) }
-        try sink.emit(emission)
+        if marks { try sink.emitMarked(emission) } else { try sink.emit(emission) }
     }
 }

@@ -97,7 +97,7 @@ private func out(_ list: [(Int64, String, Int64, EpisodeMark)]) -> [Emitted] {
     @Test func aKeyIsRememberedWhileItsEpisodeIsOpen() {
         var scheduler = Scheduler(policy: ThrottleLast<EventNumber>(window: Nanoseconds(10 * ms)),
                                   keys: ManyKeys<ThrottleLast<EventNumber>.State>.self,
-                                  sink: Counted(RecordingSink(), marking: true), observer: NoObserver(),
+                                  sink: Counted(RecordingSink()), observer: NoObserver(),
                                   resolveAfter: Nanoseconds(100 * ms))
         let line = Array("L1".utf8), key = Array("a".utf8)
         line.withUnsafeBytes { l in key.withUnsafeBytes { k in try! scheduler.send(l, key: k, at: 0, number: 1) } }

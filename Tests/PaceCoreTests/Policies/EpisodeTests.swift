@@ -26,7 +26,7 @@ func runEpisodes<P: Policy>(_ policy: P, quiet: Nanoseconds, keyed: Bool, events
 private func runEpisodes<P: Policy, K: KeyStore<P.State> & ~Copyable>(
     _ policy: P, _ keys: K.Type, _ quiet: Nanoseconds, _ events: [ReferenceEvent], _ liveEnd: Instant?
 ) -> EpisodeRun where P.Payload == EventNumber {
-    var scheduler = Scheduler(policy: policy, keys: keys, sink: Counted(RecordingSink(), marking: true, showsCount: true),
+    var scheduler = Scheduler(policy: policy, keys: keys, sink: Counted(RecordingSink()),
                               observer: NoObserver(), resolveAfter: quiet)
     // One buffer for all lines, as the reader's: lines are borrowed, and
     // copied when the "reader" moves on (every few lines, here).

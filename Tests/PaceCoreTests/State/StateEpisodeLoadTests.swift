@@ -14,7 +14,7 @@ private typealias Episodic = Scheduler<ThrottleFirst<EventNumber>, ManyKeys<Thro
 
 private func scheduler() -> Episodic {
     Scheduler(policy: ThrottleFirst(window: Nanoseconds(1_000 * ms)), keys: ManyKeys<ThrottleFirst<EventNumber>.State>.self,
-              sink: Counted(RecordingSink(), marking: true, showsCount: true), observer: NoObserver(),
+              sink: Counted(RecordingSink()), observer: NoObserver(),
               resolveAfter: Nanoseconds(100 * ms))
 }
 
@@ -87,7 +87,7 @@ struct StateEpisodeLoadTests {
     func pendingAtExit() throws {
         var first = Scheduler(policy: Debounce<EventNumber>(window: Nanoseconds(1_000 * ms), maxWait: nil),
                               keys: ManyKeys<Debounce<EventNumber>.State>.self,
-                              sink: Counted(RecordingSink(), marking: true, showsCount: true), observer: NoObserver(),
+                              sink: Counted(RecordingSink()), observer: NoObserver(),
                               resolveAfter: Nanoseconds(100 * ms))
         for (n, (line, t)) in [("k1", Int64(0)), ("k2", 250), ("k1 again", 300)].enumerated() {
             let bytes = Array(line.utf8), key = Array(line.prefix(2).utf8)
