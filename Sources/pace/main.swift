@@ -151,7 +151,8 @@ func run() -> Int32 {
     let report: RunReport
     if configuration.replay {
         report = runReplay(configuration, defaultYear: currentUTCYear(), input: &input, outputFD: 1,
-                           droppedFD: droppedFD, traceFD: 2, columns: terminalColumns(), signals: .process)
+                           droppedFD: droppedFD, traceFD: 2, columns: terminalColumns(),
+                           pipeCapacity: outputPipeCapacity(), signals: .process)
     } else {
         // With --exec pace writes nothing to stdout (its commands do): a
         // reader of stdout going away does not end it.
@@ -213,6 +214,15 @@ func stateSaveInterval() -> Nanoseconds {
         return StateKeeper.defaultInterval
     }
     return Nanoseconds(ns)
+}
+
+/// The capacity replay asks of a pipe as stdout: 1 MiB, or, for tests and
+/// benchmarks, `PACE_PIPE_SIZE` (bytes; 0 leaves the pipe as it is).
+func outputPipeCapacity() -> Int {
+    guard let text = getenv("PACE_PIPE_SIZE"), let bytes = Int(String(cString: text)), bytes >= 0 else {
+        return OutputPipe.wantedCapacity
+    }
+    return bytes
 }
 
 /// `--marbles`' width: `COLUMNS` if it is a sensible number, else 80.

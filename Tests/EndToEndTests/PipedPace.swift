@@ -31,6 +31,10 @@ final class PipedPace: @unchecked Sendable {
         var closeStdin = false
         /// Start pace through `sh -c` with SIGINT ignored (`trap '' INT`).
         var ignoreSIGINT = false
+        /// Let replay enlarge stdout's pipe (OutputPipe). Off by default: the
+        /// tests size the pipe themselves (`stdoutPipeSize`) and fill it, so
+        /// pace runs with `PACE_PIPE_SIZE=0`, which leaves the pipe as it is.
+        var sizesPipe = false
         /// Start pace through this command (a path, then its arguments; pace's
         /// path and arguments follow), which must exec pace so that `pid` is
         /// pace's: `env --ignore-signal=CHLD`, `setpriv --reuid=...`.
@@ -68,6 +72,9 @@ final class PipedPace: @unchecked Sendable {
         } else {
             process.executableURL = Pace.binary
             process.arguments = arguments
+        }
+        if !options.sizesPipe {
+            process.environment = ProcessInfo.processInfo.environment.merging(["PACE_PIPE_SIZE": "0"]) { $1 }
         }
         process.standardInput = FileHandle(fileDescriptor: stdin.read, closeOnDealloc: false)
         process.standardOutput = FileHandle(fileDescriptor: stdout.write, closeOnDealloc: false)

@@ -1,7 +1,7 @@
 // Every call that differs between operating systems, in one place: the
 // signal handlers and masks (LinuxSignals.swift), the wait (ppoll), readiness of a descriptor,
 // the clocks and timer slack (the live clock built on them:
-// LinuxLiveClock.swift). Linux (glibc) is what pace is built and tested
+// LinuxLiveClock.swift), a pipe's capacity. Linux (glibc) is what pace is built and tested
 // on; another system would get a sibling of this file, not branches through
 // the code.
 //
@@ -197,6 +197,31 @@ struct OutputPort {
     func close() {
         if ownsDescriptor { Glibc.close(fd) }
     }
+}
+
+// MARK: - Pipes
+
+/// fcntl's commands for a pipe's capacity (Linux 2.6.35): Swift's Glibc
+/// module leaves them out, as fcntl.h declares them only under _GNU_SOURCE.
+/// F_LINUX_SPECIFIC_BASE (1024) + 7 and + 8.
+private let setPipeSize: Int32 = 1031
+private let getPipeSize: Int32 = 1032
+
+/// The capacity in bytes of the pipe or FIFO `fd` is an end of; nil for
+/// any other descriptor (F_GETPIPE_SZ fails with EBADF there).
+func pipeCapacity(_ fd: Int32) -> Int? {
+    let size = fcntl(fd, getPipeSize)
+    return size > 0 ? Int(size) : nil
+}
+
+/// Asks the kernel to make the pipe `fd` is an end of hold `bytes`; returns
+/// its capacity after the call, or nil when the kernel refused (EPERM past
+/// /proc/sys/fs/pipe-max-size or the user's pipe-user-pages limits, EBUSY
+/// for a size below what the pipe holds). The capacity belongs to the pipe,
+/// so its reader sees it too.
+func setPipeCapacity(_ fd: Int32, _ bytes: Int) -> Int? {
+    let size = fcntl(fd, setPipeSize, Int32(clamping: bytes))
+    return size > 0 ? Int(size) : nil
 }
 
 // MARK: - Clocks and timers

@@ -50,14 +50,16 @@ struct ReplayMode: RunMode {
 /// Runs `configuration` (replay mode) over `input`, writing to `outputFD`.
 /// `signals` says which signals came.
 /// `--trace` writes to `traceFD`; `--marbles` draws `columns` wide.
-/// `droppedFD` receives `--dropped`'s lines.
+/// `droppedFD` receives `--dropped`'s lines. A pipe as `outputFD` is made to
+/// hold `pipeCapacity` bytes if it holds fewer (see OutputPipe; 0: leave it).
 package func runReplay(_ configuration: Configuration, defaultYear: Int, input: inout LineReader,
                       outputFD: Int32, droppedFD: Int32? = nil, traceFD: Int32 = 2, columns: Int = 80,
-                      signals: RunSignals) -> RunReport {
+                      pipeCapacity: Int = OutputPipe.wantedCapacity, signals: RunSignals) -> RunReport {
     if let exec = configuration.exec {
         return runReplayCommands(exec, configuration, defaultYear: defaultYear, input: &input, droppedFD: droppedFD,
                                  traceFD: traceFD, columns: columns, signals: signals)
     }
+    OutputPipe.enlarge(outputFD, to: pipeCapacity)
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
     sink.countStyle = configuration.countStyle
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,
