@@ -57,8 +57,14 @@ package final class ExemptionMatcher {
     /// Where each value ends in `bytes`.
     private let ends: UnsafeMutableBufferPointer<Int>
 
-    package init(_ exemption: Exemption, delimiter: UInt8?) {
-        field = KeyExtractor(FieldSelector([exemption.item]), delimiter: delimiter)
+    /// `walked`: where another's walk of the line finds the field
+    /// (LineWalk.swift); nil: the field is found by a walk of its own.
+    package convenience init(_ exemption: Exemption, delimiter: UInt8?) {
+        self.init(exemption, delimiter: delimiter, walked: nil)
+    }
+
+    init(_ exemption: Exemption, delimiter: UInt8?, walked: WalkedValue?) {
+        field = KeyExtractor(FieldSelector([exemption.item]), delimiter: delimiter, walked: walked, walking: nil)
         let all = exemption.values.flatMap { $0 }
         bytes = .allocate(byteCount: max(all.count, 1), alignment: 8)
         bytes.copyBytes(from: all)

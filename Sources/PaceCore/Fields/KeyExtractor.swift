@@ -18,9 +18,13 @@
 // A range's missing fields and empty ones are the same value, so trailing
 // empty fields are dropped from it: with `--delimiter ,`, `2-` of `a,b` and
 // of `a,b,` is the one value `b`.
+//
+// A key of one item may share a walk of the line (LineWalk.swift): it takes
+// its value from replay's time walk (`walked`), or its own walk finds
+// `--exempt`'s field too (`walking`).
 
 package struct KeyExtractor {
-    private enum Shape { case unkeyed, blankField, delimitedField, name, masked, encoded }
+    private enum Shape { case unkeyed, blankField, delimitedField, name, masked, encoded, walked, walking }
 
     private let shape: Shape
     private let field: Int
@@ -38,9 +42,22 @@ package struct KeyExtractor {
     private let scratch = ByteScratch()
     /// A masked NAME's value, decoded before it is masked into `scratch`.
     private let unmasked = ByteScratch()
+    /// `walked`: the walk the value comes from, and which of its values;
+    /// `walking`: the walk that finds this key (its value 0) and more.
+    private let walk: LineWalk?
+    private let walkIndex: Int
 
-    /// `selector` nil: every line has the empty key.
+    /// `selector` nil: every line has the empty key. A key of one item may
+    /// take its value from another's walk (`walked`), or find its value in
+    /// a walk that finds another's too (`walking`, value 0 its own).
     package init(_ selector: FieldSelector?, delimiter: UInt8?) {
+        self.init(selector, delimiter: delimiter, walked: nil, walking: nil)
+    }
+
+    init(_ selector: FieldSelector?, delimiter: UInt8?, walked: WalkedValue?, walking: LineWalk?) {
+        precondition(walked == nil || walking == nil, "KeyExtractor: a key reads a walk or walks, not both")
+        walk = walked?.walk ?? walking
+        walkIndex = walked?.index ?? 0
         self.delimiter = delimiter ?? 0
         delimited = delimiter != nil
         items = selector?.items ?? []
@@ -54,6 +71,9 @@ package struct KeyExtractor {
         names = layouts.map(\.view)
         if selector == nil {
             shape = .unkeyed
+        } else if walked != nil || walking != nil {
+            precondition(items.count == 1, "KeyExtractor: a walk finds a key of one item")
+            shape = walked != nil ? .walked : .walking
         } else if items.count == 1, masks[0], case .field = items[0] {
             shape = .masked
         } else if items.count == 1, masks[0], case .name = items[0] {
@@ -102,6 +122,40 @@ package struct KeyExtractor {
             return maskedKey(line)
         case .encoded:
             return encodedKey(line)
+        case .walked, .walking:
+            return walkedKey(line)
+        }
+    }
+
+    /// A key of one item, found by a walk that finds other values too: its
+    /// value, masked when the item is.
+    private func walkedKey(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let walk = walk.unsafelyUnwrapped
+        let value: StructuredValue
+        if shape == .walking {
+            walk.walk(line)
+            value = walk.value(0)
+        } else {
+            value = walk.value(walkIndex, of: line) ?? ownValue(line)
+        }
+        guard masks[0] else { return valueBytes(value, of: line, scratch: scratch) }
+        let bytes = valueBytes(value, of: line, scratch: unmasked)
+        scratch.count = 0
+        scratch.appendMasked(bytes)
+        return scratch.bytes
+    }
+
+    /// The one item's value, found by a walk of its own.
+    private func ownValue(_ line: UnsafeRawBufferPointer) -> StructuredValue {
+        let end = contentLength(line)
+        switch items[0] {
+        case let .field(n):
+            return numberedField(line, n, end: end, delimited: delimited, delimiter: delimiter).map(StructuredValue.plain)
+                ?? .missing
+        case .name:
+            return structuredValue(line, end: end, name: names[0])
+        case .range, .from:
+            preconditionFailure("KeyExtractor: a walk finds a key of one item")
         }
     }
 

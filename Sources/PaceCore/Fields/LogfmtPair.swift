@@ -11,42 +11,54 @@
 /// The value of the first pair of `line[..<end]` whose key is `name`.
 func logfmtValue(_ line: UnsafeRawBufferPointer, end: Int, name: UnsafeRawBufferPointer) -> StructuredValue {
     var i = 0
-    while true {
-        while i < end && isBlank(line[i]) { i &+= 1 }
-        if i >= end { return .missing }
-        let keyStart = i
-        while i < end, line[i] != UInt8(ascii: "="), !isBlank(line[i]) { i &+= 1 }
-        let key = keyStart..<i
-        var value: StructuredValue = .plain(i..<i)
-        if i < end && line[i] == UInt8(ascii: "=") {
-            i &+= 1
-            if i < end && line[i] == UInt8(ascii: "\"") {
-                i &+= 1
-                let start = i
-                var escaped = false
-                while true {
-                    guard i < end else { return .missing }  // unterminated: no more pairs
-                    let b = line[i]
-                    if b == UInt8(ascii: "\"") { break }
-                    if b == UInt8(ascii: "\\") {
-                        guard i &+ 1 < end else { return .missing }
-                        let next = line[i &+ 1]
-                        if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") { escaped = true }
-                        i &+= 2
-                        continue
-                    }
-                    i &+= 1
-                }
-                value = escaped ? .logfmtEscaped(start..<i) : .plain(start..<i)
-                i &+= 1
-            } else {
-                let start = i
-                i = nextBlank(line, from: i, end: end)
-                value = .plain(start..<i)
-            }
-        }
+    while let (key, value, next) = logfmtPair(line, at: i, end: end) {
         if sameBytes(UnsafeRawBufferPointer(rebasing: line[key]), name) { return value }
+        i = next
     }
+    return .missing
+}
+
+/// The pair that starts at or after `start` (past blanks): its key, its
+/// value and where the scan goes on. Nil when no pair is left, or at an
+/// unterminated quote (which ends the pairs).
+@inline(__always)
+func logfmtPair(_ line: UnsafeRawBufferPointer, at start: Int, end: Int)
+    -> (key: Range<Int>, value: StructuredValue, next: Int)? {
+    var i = start
+    while i < end && isBlank(line[i]) { i &+= 1 }
+    if i >= end { return nil }
+    let keyStart = i
+    while i < end, line[i] != UInt8(ascii: "="), !isBlank(line[i]) { i &+= 1 }
+    let key = keyStart..<i
+    var value: StructuredValue = .plain(i..<i)
+    if i < end && line[i] == UInt8(ascii: "=") {
+        i &+= 1
+        if i < end && line[i] == UInt8(ascii: "\"") {
+            i &+= 1
+            let valueStart = i
+            var escaped = false
+            while true {
+                guard i < end else { return nil }  // unterminated: no more pairs
+                let b = line[i]
+                if b == UInt8(ascii: "\"") { break }
+                if b == UInt8(ascii: "\\") {
+                    guard i &+ 1 < end else { return nil }
+                    let next = line[i &+ 1]
+                    if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") { escaped = true }
+                    i &+= 2
+                    continue
+                }
+                i &+= 1
+            }
+            value = escaped ? .logfmtEscaped(valueStart..<i) : .plain(valueStart..<i)
+            i &+= 1
+        } else {
+            let valueStart = i
+            i = nextBlank(line, from: i, end: end)
+            value = .plain(valueStart..<i)
+        }
+    }
+    return (key, value, i)
 }
 
 /// Decodes a logfmt quoted value's text: `\"` and `\\` become `"` and `\`,

@@ -2,9 +2,11 @@
 // `--delimiter` is where the timestamp starts: it may span several fields,
 // as syslog's does, and the format decides where it ends. A number with
 // `--delimiter`, or a NAME, is a whole value, which the format must fit.
+// A NAME may be found by a walk that finds the key's and `--exempt`'s NAMEs
+// too (LineWalk.swift; the time's is its value 0).
 
 struct TimeFieldText {
-    private enum Shape { case blankStart, delimited, name }
+    private enum Shape { case blankStart, delimited, name, walked }
 
     private let shape: Shape
     private let field: Int
@@ -15,15 +17,19 @@ struct TimeFieldText {
     /// Why a line without the field has no time.
     let missing: BadTime
     private let scratch = ByteScratch(capacity: 64)
+    /// `walked`: the walk that finds the NAME (value 0) and others' values.
+    private let walk: LineWalk?
 
-    init(_ timeField: TimeField, delimiter: UInt8?) {
+    init(_ timeField: TimeField, delimiter: UInt8?, walk: LineWalk? = nil) {
+        self.walk = walk
         self.delimiter = delimiter ?? 0
         switch timeField {
         case let .number(n):
             (shape, field, layout, missing) = (delimiter == nil ? .blankStart : .delimited, n, nil, .missingField(n))
         case let .name(n):
-            (shape, field, layout, missing) = (.name, 0, NameLayout(n), .missingName(n.text))
+            (shape, field, layout, missing) = (walk == nil ? .name : .walked, 0, NameLayout(n), .missingName(n.text))
         }
+        precondition(walk == nil || shape == .walked, "TimeFieldText: a walk finds a NAME")
         name = layout?.view
     }
 
@@ -59,6 +65,12 @@ struct TimeFieldText {
             return (UnsafeRawBufferPointer(rebasing: line[range]), 0)
         case .name:
             let value = structuredValue(line, end: contentLength(line), name: name.unsafelyUnwrapped)
+            if value == .missing { return nil }
+            return (valueBytes(value, of: line, scratch: scratch), 0)
+        case .walked:
+            let walk = walk.unsafelyUnwrapped
+            walk.walk(line)
+            let value = walk.value(0)
             if value == .missing { return nil }
             return (valueBytes(value, of: line, scratch: scratch), 0)
         }

@@ -55,6 +55,13 @@ package protocol RunMode {
     mutating func caughtUp() throws(OutputError)
     /// The run is over (live: the record is written out, or its error kept).
     mutating func complete(_ report: inout RunReport)
+    /// The walks of a line the mode plans with its own (replay's time walk
+    /// may find the key), or nil: the run plans them (LineWalk.swift).
+    var walks: LineWalks? { get }
+}
+
+extension RunMode {
+    package var walks: LineWalks? { nil }
 }
 
 /// The time of a line, as its mode sees it.

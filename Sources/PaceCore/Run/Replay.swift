@@ -8,12 +8,18 @@ struct ReplayMode: RunMode {
 
     private var timestamps: TimestampReader
     private var clock = VirtualClock()
+    /// The walks that find several values of a line at once: the time's
+    /// walk may find the key and `--exempt`'s field (LineWalk.swift).
+    let walks: LineWalks?
     /// `--exec`'s runner, for SIGUSR1's summary (replay waits in the sink).
     var commands: (any CommandWatch)?
 
     init(_ configuration: Configuration, defaultYear: Int) {
+        let walks = LineWalks(configuration, timed: true)
+        self.walks = walks
         timestamps = TimestampReader(format: configuration.timeFormat, field: configuration.timeField,
-                                     delimiter: configuration.delimiter, defaultYear: configuration.year ?? defaultYear)
+                                     delimiter: configuration.delimiter, defaultYear: configuration.year ?? defaultYear,
+                                     walk: walks.time)
     }
 
     @inline(__always)

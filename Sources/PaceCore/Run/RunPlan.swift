@@ -155,10 +155,15 @@ struct RunPlan {
         summary.reportsEpisodes = configuration.resolveAfter != nil
         summary.reportsExempt = configuration.exempt != nil
         summary.reportsThenEvery = configuration.thenEvery != nil
-        let exempt = configuration.exempt.map { ExemptionMatcher($0, delimiter: configuration.delimiter) }
+        // Values found in one walk of the line (LineWalk.swift).
+        let walks = mode.walks ?? LineWalks(configuration, timed: false)
+        let exempt = configuration.exempt.map {
+            ExemptionMatcher($0, delimiter: configuration.delimiter, walked: walks.exemptValue)
+        }
         state?.load(into: &scheduler, at: mode.now)
-        var report = PaceCore.drive(&scheduler, &input, mode: &mode,
-                                    keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
+        let keys = KeyExtractor(configuration.keyField, delimiter: configuration.delimiter, walked: walks.keyValue,
+                                walking: walks.key)
+        var report = PaceCore.drive(&scheduler, &input, mode: &mode, keys: keys,
                                     onBadTime: configuration.onBadTime, summary: summary, signals: signals,
                                     state: state, watch: watch, exempt: exempt)
         scheduler.reportInsight(into: &report, columns: columns)

@@ -53,10 +53,15 @@ package struct TimestampReader {
         self.init(format: format, field: .number(timeField), delimiter: nil, defaultYear: defaultYear)
     }
 
-    /// `field` and `delimiter` as `--time-field` and `--delimiter` give them.
+    /// `field` and `delimiter` as `--time-field` and `--delimiter` give them;
+    /// `walk`, the walk that finds a NAME field and others' values with it.
     package init(format: TimeFormat, field: TimeField, delimiter: UInt8?, defaultYear: Int) {
+        self.init(format: format, field: field, delimiter: delimiter, defaultYear: defaultYear, walk: nil)
+    }
+
+    init(format: TimeFormat, field: TimeField, delimiter: UInt8?, defaultYear: Int, walk: LineWalk?) {
         self.format = format
-        self.field = TimeFieldText(field, delimiter: delimiter)
+        self.field = TimeFieldText(field, delimiter: delimiter, walk: walk)
         whole = self.field.isWholeValue
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
         named = NamedFormat(format)

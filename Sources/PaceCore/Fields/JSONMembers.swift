@@ -1,0 +1,116 @@
+// Several top-level members of a JSON line in one walk (issue 25: the time
+// member and the key member were found by two walks from the `{`). The walk
+// is `jsonMember`'s (JSONMember.swift), with each member name checked
+// against every name still wanted, and it goes on past a found value until
+// every name is found: what each name finds is what a walk of its own finds.
+// A member is missing when anything before its value's end is malformed; a
+// value found before a malformed byte is kept, as its own walk, which stops
+// at its value, would keep it. At each name the first member counts.
+//
+// Only names of one level (`ts`, `host`, not `kubernetes.pod_name`) are
+// walked together; dotted names keep a walk each (LineWalk.swift decides).
+
+/// The top-level members `names` (undotted, distinct) of the JSON object
+/// whose `{` is at `start` of `line[..<end]`, into `values` (one per name;
+/// `.missing` where there is none).
+func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
+                 names: UnsafeBufferPointer<UnsafeRawBufferPointer>, into values: UnsafeMutableBufferPointer<StructuredValue>) {
+    for k in values.indices { values[k] = .missing }
+    guard let base = line.baseAddress else { return }
+    var scan = JSONScanner(base: base, end: end, at: start)
+    var wanted = names.count
+    scan.i &+= 1
+    scan.skipWhitespace()
+    if scan.byte == UInt8(ascii: "}") { return }
+    while true {
+        guard scan.byte == UInt8(ascii: "\"") else { return }
+        // A NAME holds no quote, backslash or control byte: when its bytes
+        // and a quote follow, that is the whole member name.
+        var which = -1
+        for k in 0..<names.count {
+            let name = names[k]
+            let close = scan.i &+ 1 &+ name.count
+            if close < end, scan.byte(at: close) == UInt8(ascii: "\""),
+               sameBytes(UnsafeRawBufferPointer(start: base + scan.i + 1, count: name.count), name) {
+                scan.i = close &+ 1
+                which = k
+                break
+            }
+        }
+        if which < 0 {
+            guard let member = scan.string() else { return }
+            if member.escaped {
+                for k in 0..<names.count where scan.textEquals(member, names[k]) {
+                    which = k
+                    break
+                }
+            }
+        }
+        scan.skipWhitespace()
+        guard scan.byte == UInt8(ascii: ":") else { return }
+        scan.i &+= 1
+        scan.skipWhitespace()
+        // A name found already is skipped like any other: the first counts.
+        if which >= 0 && values[which] == .missing {
+            let value: StructuredValue
+            if scan.byte == UInt8(ascii: "\"") {
+                guard let s = scan.string() else { return }
+                value = s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+            } else {
+                value = scan.memberValue()
+                if value == .missing { return }
+            }
+            values[which] = value
+            wanted &-= 1
+            if wanted == 0 { return }
+        } else {
+            let first = scan.byte
+            if first == UInt8(ascii: "\"") {
+                guard scan.string() != nil else { return }
+            } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+                guard scan.number() else { return }
+            } else {
+                guard scan.skipValue(depth: 1) else { return }
+            }
+        }
+        scan.skipWhitespace()
+        guard scan.byte == UInt8(ascii: ",") else { return }
+        scan.i &+= 1
+        scan.skipWhitespace()
+    }
+}
+
+/// The values of the logfmt keys `names` (distinct) in `line[..<end]`, into
+/// `values`, in one walk of the pairs: `logfmtValue`'s (LogfmtPair.swift),
+/// going on until every name is found. The first pair of a key counts; an
+/// unterminated quote ends the pairs, for the names not found before it.
+func logfmtValues(_ line: UnsafeRawBufferPointer, end: Int, names: UnsafeBufferPointer<UnsafeRawBufferPointer>,
+                  into values: UnsafeMutableBufferPointer<StructuredValue>) {
+    for k in values.indices { values[k] = .missing }
+    var wanted = names.count
+    var i = 0
+    while wanted > 0 {
+        guard let (key, value, next) = logfmtPair(line, at: i, end: end) else { return }
+        i = next
+        let keyBytes = UnsafeRawBufferPointer(rebasing: line[key])
+        for k in 0..<names.count where values[k] == .missing && sameBytes(keyBytes, names[k]) {
+            values[k] = value
+            wanted &-= 1
+            break
+        }
+    }
+}
+
+/// The values of `names` (undotted, distinct) in a structured line, one
+/// walk: a JSON object's members, or else logfmt's keys (as
+/// `structuredValue` decides for one name).
+func structuredValues(_ line: UnsafeRawBufferPointer, end: Int, names: UnsafeBufferPointer<UnsafeRawBufferPointer>,
+                      into values: UnsafeMutableBufferPointer<StructuredValue>) {
+    var i = 0
+    while i < end && isBlank(line[i]) { i &+= 1 }
+    if i < end && line[i] == UInt8(ascii: "{") {
+        jsonMembers(line, objectAt: i, end: end, names: names, into: values)
+    } else {
+        logfmtValues(line, end: end, names: names, into: values)
+    }
+}
