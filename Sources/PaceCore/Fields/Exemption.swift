@@ -56,15 +56,27 @@ package final class ExemptionMatcher {
     private let bytes: UnsafeMutableRawBufferPointer
     /// Where each value ends in `bytes`.
     private let ends: UnsafeMutableBufferPointer<Int>
+    /// `--exempt M=…` with `--key-field N`, both blank-separated fields and
+    /// N < M: the field is M - N fields past the key's end, so the walk
+    /// goes on from there instead of crossing fields 1 to N again (0: not
+    /// so; the field is found by a walk of its own).
+    private let fieldsAfterKey: Int
 
     /// `walked`: where another's walk of the line finds the field
     /// (LineWalk.swift); nil: the field is found by a walk of its own.
-    package convenience init(_ exemption: Exemption, delimiter: UInt8?) {
-        self.init(exemption, delimiter: delimiter, walked: nil)
+    /// `key`: `--key-field`'s selector, if any.
+    package convenience init(_ exemption: Exemption, delimiter: UInt8?, key: FieldSelector? = nil) {
+        self.init(exemption, delimiter: delimiter, walked: nil, key: key)
     }
 
-    init(_ exemption: Exemption, delimiter: UInt8?, walked: WalkedValue?) {
+    init(_ exemption: Exemption, delimiter: UInt8?, walked: WalkedValue?, key: FieldSelector? = nil) {
         field = KeyExtractor(FieldSelector([exemption.item]), delimiter: delimiter, walked: walked, walking: nil)
+        if delimiter == nil, walked == nil, let key, key.items.count == 1, !key.isMasked,
+           case let .field(n) = key.items[0], case let .field(m) = exemption.item, m > n {
+            fieldsAfterKey = m - n
+        } else {
+            fieldsAfterKey = 0
+        }
         let all = exemption.values.flatMap { $0 }
         bytes = .allocate(byteCount: max(all.count, 1), alignment: 8)
         bytes.copyBytes(from: all)
@@ -84,7 +96,24 @@ package final class ExemptionMatcher {
     /// Whether the line (its fields, as keys see them) is exempt.
     @inline(__always)
     package func exempts(_ fields: UnsafeRawBufferPointer) -> Bool {
-        let value = field.key(of: fields)
+        matches(field.key(of: fields))
+    }
+
+    /// The same, given the line's key as `--key-field` took it from
+    /// `fields`: past the key when that saves a walk (`fieldsAfterKey`).
+    @inline(__always)
+    package func exempts(_ fields: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) -> Bool {
+        guard fieldsAfterKey > 0, key.count > 0, let line = fields.baseAddress, let start = key.baseAddress,
+              start >= line, start + key.count <= line + fields.count else { return exempts(fields) }
+        // The key ends at a blank or at the line's end: the rest's first
+        // field is the one after it.
+        let rest = UnsafeRawBufferPointer(rebasing: fields[(start - line + key.count)...])
+        let range = fieldRange(rest, field: fieldsAfterKey)
+        return matches(UnsafeRawBufferPointer(rebasing: rest[range]))
+    }
+
+    @inline(__always)
+    private func matches(_ value: UnsafeRawBufferPointer) -> Bool {
         var start = 0
         for end in ends {
             if end &- start == value.count && equalIgnoringCase(value, from: start) { return true }

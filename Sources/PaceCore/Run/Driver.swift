@@ -210,7 +210,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 // key it would have had (PACE_KEY). One predictable branch
                 // a line without it.
                 if let exemptRef, exemptRef._withUnsafeGuaranteedRef({
-                    $0.exempts(contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                    $0.exempts(contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content,
+                               key: key)
                 }) {
                     report.exempt += 1
                     try scheduler.bypass(content, number: lineNumber, .exempt, at: t, key: key)

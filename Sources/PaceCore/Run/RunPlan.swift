@@ -158,7 +158,8 @@ struct RunPlan {
         // Values found in one walk of the line (LineWalk.swift).
         let walks = mode.walks ?? LineWalks(configuration, timed: false)
         let exempt = configuration.exempt.map {
-            ExemptionMatcher($0, delimiter: configuration.delimiter, walked: walks.exemptValue)
+            ExemptionMatcher($0, delimiter: configuration.delimiter, walked: walks.exemptValue,
+                             key: configuration.keyField)
         }
         state?.load(into: &scheduler, at: mode.now)
         let keys = KeyExtractor(configuration.keyField, delimiter: configuration.delimiter, walked: walks.keyValue,
