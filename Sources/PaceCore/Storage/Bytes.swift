@@ -21,18 +21,32 @@ func sameBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool
 }
 
 /// Whether the `n` bytes at `a` and at `b` are the same, a word at a time.
+/// The last 1 to 7 bytes are never read one by one (a 6-byte host name
+/// was a loop of six compares on every keyed line): past 8 bytes, the last
+/// word overlaps the one before; under 8, two overlapping 4-byte words or,
+/// under 4, the first, middle and last byte cover them all, as in `hashBytes`.
 @inline(__always)
 func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    var i = 0
-    while i + 8 <= n {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-            return false
+    if n >= 8 {
+        var i = 0
+        while i &+ 8 <= n {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i &+= 8
         }
-        i += 8
+        return i == n || a.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
     }
-    while i < n {
-        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-        i += 1
+    if n >= 4 {
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+            && a.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            == b.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+    }
+    if n > 0 {
+        return a.load(as: UInt8.self) == b.load(as: UInt8.self)
+            && a.load(fromByteOffset: n >> 1, as: UInt8.self) == b.load(fromByteOffset: n >> 1, as: UInt8.self)
+            && a.load(fromByteOffset: n &- 1, as: UInt8.self) == b.load(fromByteOffset: n &- 1, as: UInt8.self)
     }
     return true
 }

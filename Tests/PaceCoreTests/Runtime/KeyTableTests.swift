@@ -53,4 +53,26 @@ struct KeyTableTests {
         #expect(find(table, "") == nil)
         #expect(find(table, "a") == 1)
     }
+
+    @Test("byte equality at every length up to 40 sees a difference in every byte")
+    func byteEqualityEveryLengthAndPosition() {
+        for n in 0...40 {
+            let a = (0..<n).map { UInt8(truncatingIfNeeded: 0x41 &+ $0 &* 7) }
+            a.withUnsafeBytes { pa in
+                a.withUnsafeBytes { pb in
+                    #expect(memcmpBytes(pa.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                                        pb.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, n), "length \(n)")
+                }
+            }
+            for position in 0..<n {
+                var b = a
+                b[position] ^= 0x20
+                a.withUnsafeBytes { pa in
+                    b.withUnsafeBytes { pb in
+                        #expect(!memcmpBytes(pa.baseAddress!, pb.baseAddress!, n), "length \(n), byte \(position)")
+                    }
+                }
+            }
+        }
+    }
 }
