@@ -9,9 +9,12 @@
 //   `--key-field` of one NAME       the key's walk finds `--exempt`'s NAME
 //                                   (both undotted)
 //
-// Every other combination keeps a walk per value. A reader checks that the
-// walk saw the very line it is given (its address and length) and walks
-// itself when not, so a caller that reads a key alone still gets it right.
+// Every other combination keeps a walk per value, but for numbered fields:
+// `--exempt M` with `--key-field N`, N < M, reads on from the key's end
+// (ExemptionMatcher, Exemption.swift), not from the line's start. A reader
+// checks that the walk saw the very line it is given (its address and
+// length) and walks itself when not, so a caller that reads a key alone
+// still gets it right.
 
 /// A walk of a line that found several values: undotted NAMEs. The values are kept, with the line
 /// they were found in, until the next walk.
@@ -115,7 +118,9 @@ package struct LineWalks {
                 // Measured: one walk to the later field, however it was
                 // written (a field at a time, or counting field starts a word
                 // at a time), cost more instructions than the inlined walk
-                // of the key's field plus a second one for --exempt's.
+                // of the key's field plus a second one for --exempt's. That
+                // second one starts at the key's end when it can
+                // (ExemptionMatcher's `fieldsAfterKey`).
                 walk = nil
             case let (.name(k), .name(e)) where k.path.count == 1 && e.path.count == 1:
                 walk = LineWalk(names: k == e ? [k] : [k, e])

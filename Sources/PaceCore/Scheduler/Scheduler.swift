@@ -65,8 +65,8 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     ///   - keys: `OneKey<P.State>.self` or `ManyKeys<P.State>.self`.
     ///   - observer: what watches the run (`NoObserver` for nothing).
     ///   - dropped: `--dropped`'s file, if any.
-    ///   - resolveAfter: `--resolve-after`'s Q, given only with a sink that marks
-    ///     (`Counted`, made with `marking`).
+    ///   - resolveAfter: `--resolve-after`'s Q, given only with a sink that can
+    ///     mark (`Counted`, `Sink.marksEpisodes`).
     package init(policy: P, keys: Keys.Type, sink: consuming Sink, observer: Observer, dropped: FileWriter? = nil,
                  resolveAfter: Nanoseconds? = nil) {
         precondition(resolveAfter == nil || Sink.marksEpisodes, "Scheduler: --resolve-after needs a counting sink")
