@@ -107,6 +107,20 @@ package struct KeyExtractor {
         return otherKey(of: line)
     }
 
+    /// `key(of:)`, where `known` says where an earlier blank-separated
+    /// field of `line` is (replay's timestamp, `FieldPosition`): a key's
+    /// field after it is searched for from there, not from the line's start.
+    @inline(__always)
+    package func key(of line: UnsafeRawBufferPointer, after known: FieldPosition) -> UnsafeRawBufferPointer {
+        if shape == .blankField {
+            let range = known.field > 0 && known.field < field
+                ? fieldRange(line, field: field, after: known) : fieldRange(line, field: field)
+            return UnsafeRawBufferPointer(rebasing: line[range])
+        }
+        if shape == .unkeyed { return .empty }
+        return otherKey(of: line)
+    }
+
     @inline(never)
     private func otherKey(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         switch shape {

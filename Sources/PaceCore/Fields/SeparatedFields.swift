@@ -36,8 +36,17 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int) -> Int? {
 
 @inline(__always)
 func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int) -> Int? {
-    var i = 0
-    var seen = 0
+    fieldStart(line, field: field, end: n, from: 0, seen: 0)
+}
+
+/// `fieldStart` going on from `i`, where `seen` fields have started (`i`
+/// is inside the last of them or on the blanks after it: the field's rest
+/// is crossed first).
+@inline(__always)
+func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int, from start: Int, seen known: Int) -> Int? {
+    var i = start
+    var seen = known
+    if seen > 0 { i = nextBlank(line, from: i, end: n) }
     while true {
         while i < n && isBlank(line[i]) { i += 1 }
         if i >= n { return nil }
@@ -53,6 +62,28 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int) -> Int? 
 package func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
     let n = contentLength(line)
     guard let start = fieldStart(line, field: field, end: n) else { return 0..<0 }
+    return start..<nextBlank(line, from: start, end: n)
+}
+
+/// A place in a line known to lie in blank-separated field `field`
+/// (1-based), or on the blanks after it: where a later field's search can
+/// start (replay's timestamp reader marks where a unix time ended, so that
+/// the key's field is not searched for from the line's start again).
+/// `field` 0: nothing is known.
+package struct FieldPosition: Equatable {
+    package var field: Int
+    package var offset: Int
+
+    package static let none = FieldPosition(field: 0, offset: 0)
+}
+
+/// `fieldRange` of a field after `known.field`, searched for from `known`.
+@inline(__always)
+func fieldRange(_ line: UnsafeRawBufferPointer, field: Int, after known: FieldPosition) -> Range<Int> {
+    let n = contentLength(line)
+    guard let start = fieldStart(line, field: field, end: n, from: min(known.offset, n), seen: known.field) else {
+        return 0..<0
+    }
     return start..<nextBlank(line, from: start, end: n)
 }
 

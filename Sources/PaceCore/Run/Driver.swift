@@ -68,8 +68,11 @@ extension RunMode {
 package enum LineStamp {
     /// An event at this time. The line's own bytes start at `contentStart`
     /// of its fields (replay's `record` format removes its prefix), or are
-    /// the whole line, as read, when it is 0.
-    case event(Instant, contentStart: Int)
+    /// the whole line, as read, when it is 0. `timeField` is where the
+    /// line's timestamp ended, when that says where its field is (replay of
+    /// a unix time in a blank-separated field; else `.none`): the key's
+    /// field is searched for from there.
+    case event(Instant, contentStart: Int, timeField: FieldPosition)
     /// Its timestamp did not parse (replay).
     case bad(BadTime)
 }
@@ -198,13 +201,14 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 }
             }
             switch try mode.stamp(line, fields: fields) {
-            case let .event(t, contentStart):
+            case let .event(t, contentStart, timeField):
                 let content = contentStart == 0 ? line : UnsafeRawBufferPointer(rebasing: fields[contentStart...])
                 var key = UnsafeRawBufferPointer.empty
                 // A record's line is the line as read live, whose fields
                 // did not see line 1's byte-order mark either.
                 if Keys.isKeyed {
-                    key = keys.key(of: contentStart == 0 ? fields : lineNumber == 1 ? withoutByteOrderMark(content) : content)
+                    key = contentStart == 0 ? keys.key(of: fields, after: timeField)
+                        : keys.key(of: lineNumber == 1 ? withoutByteOrderMark(content) : content)
                 }
                 // `--exempt`: outside the policy, at its event time, with the
                 // key it would have had (PACE_KEY). One predictable branch

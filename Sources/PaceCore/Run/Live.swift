@@ -91,7 +91,7 @@ struct LiveMode<Clock: LiveClock>: RunMode {
     @inline(__always)
     mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp {
         try record?.write(line, at: now)
-        return .event(now, contentStart: 0)
+        return .event(now, contentStart: 0, timeField: .none)
     }
 
     mutating func wait(until deadline: Instant?) -> LiveWake {

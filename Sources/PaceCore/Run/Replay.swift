@@ -26,7 +26,7 @@ struct ReplayMode: RunMode {
     mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) -> LineStamp {
         switch timestamps.read(fields) {
         case let .time(stamp, contentStart):
-            return .event(clock.observe(stamp), contentStart: contentStart)
+            return .event(clock.observe(stamp), contentStart: contentStart, timeField: timestamps.timeField)
         case let .bad(why):
             return .bad(why)
         }

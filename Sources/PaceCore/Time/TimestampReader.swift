@@ -29,10 +29,23 @@ package struct TimestampReader {
     private var named: NamedFormat?
     /// `auto`'s plausibility guard on bare numbers applies.
     private let guarded: Bool
+    /// Where the last line's timestamp ended, when the time field is a
+    /// blank-separated field and the format has no blank in it (the unix
+    /// ones and `offset`): the key's field is searched for from there.
+    package private(set) var timeField = FieldPosition.none
 
     /// The formats the short path reads (a pattern and `record` are not).
     private enum NamedFormat {
         case unix, unixMs, unixUs, unixNs, offset, iso8601, clf, syslog
+
+        /// Its timestamps hold no blank, so where one ends is in its field
+        /// (a calendar format may have a space in it).
+        var isOneField: Bool {
+            switch self {
+            case .unix, .unixMs, .unixUs, .unixNs, .offset: return true
+            case .iso8601, .clf, .syslog: return false
+            }
+        }
 
         init?(_ format: TimeFormat) {
             switch format {
@@ -119,6 +132,7 @@ package struct TimestampReader {
         case let .time(t, length):
             if !fits(text, end: start + length, bracketed: start > fieldStart) { return noMatch }
             note(t)
+            timeField = !whole && named.isOneField ? FieldPosition(field: field.number, offset: start &+ length) : .none
             return .time(t, contentStart: 0)
         case .noMatch:
             return noMatch
@@ -135,6 +149,7 @@ package struct TimestampReader {
     }
 
     private mutating func readAnyFormat(_ line: UnsafeRawBufferPointer) -> TimeReading {
+        timeField = .none
         if case .record = format {
             guard let (t, start) = parseRecordPrefix(line) else { return .bad(.recordWithoutTab) }
             note(t)
@@ -232,6 +247,8 @@ extension TimeFormat {
 /// not a letter, a digit, or one of `- : . / +`.
 @inline(__always)
 func isTimestampTerminator(_ byte: UInt8) -> Bool {
+    // The byte that ends nearly every timestamp, decided first.
+    if byte == UInt8(ascii: " ") { return true }
     if digit(byte) != nil || isASCIILetter(byte) { return false }
     switch byte {
     case UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"): return false

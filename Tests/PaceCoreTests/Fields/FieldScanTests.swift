@@ -38,4 +38,29 @@ struct FieldScanTests {
             }
         }
     }
+
+    @Test func aFieldSearchedForFromAKnownPlaceIsTheSameField() {
+        // From any byte of field F, or of the blanks after it, field N > F
+        // is the field a search from the line's start finds.
+        var rng = SplitMix64(seed: 6)
+        let alphabet: [UInt8] = [0x20, 0x20, 0x09, 0x0D, 0x21, 0x1F, 0x0A, 0x00] + Array("abcdefgh0123456789.:[".utf8)
+        for _ in 0..<4_000 {
+            let line = (0..<rng.below(48)).map { _ in alphabet[rng.below(alphabet.count)] }
+            line.withUnsafeBytes { raw in
+                for known in 1...4 {
+                    let own = referenceField(line, known)
+                    guard !own.isEmpty else { continue }
+                    var after = own.upperBound
+                    while after < line.count && (line[after] == 0x20 || line[after] == 0x09) { after += 1 }
+                    for offset in own.lowerBound...max(own.upperBound, after - 1) {
+                        for field in (known + 1)...6 {
+                            let position = FieldPosition(field: known, offset: offset)
+                            #expect(fieldRange(raw, field: field, after: position) == referenceField(line, field),
+                                    "\(line) field \(field) from \(known) at \(offset)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -63,5 +63,29 @@ extension Fields {
         @Test func aNumberWithoutADelimiterStillSpansFields() {
             #expect(read(["host Nov 29 12:00:00 msg"], "2", format: .syslog) == [at(ns(nov29))])
         }
+
+        @Test func aUnixTimeSaysWhereItsFieldIs() {
+            // Where the timestamp ended, in field `--time-field`: the key's
+            // search starts there (Driver.swift).
+            func marks(_ line: String, _ field: String = "1", format: TimeFormat = .auto) -> FieldPosition {
+                guard case let .success(timeField) = TimeField.parse(field) else { preconditionFailure("bad time field") }
+                var reader = TimestampReader(format: format, field: timeField, delimiter: nil, defaultYear: testYear)
+                _ = withBytes(line) { reader.read($0) }
+                // The first line may settle `auto`; the second takes the short path.
+                _ = withBytes(line) { reader.read($0) }
+                return reader.timeField
+            }
+            #expect(marks("1795953600.000569 host03 GET") == FieldPosition(field: 1, offset: 17))
+            #expect(marks("  1795953600.5\thost") == FieldPosition(field: 1, offset: 14))
+            #expect(marks("[1795953600.5] host") == FieldPosition(field: 1, offset: 13))
+            #expect(marks("1795953600,x host", format: .unix) == FieldPosition(field: 1, offset: 10))
+            #expect(marks("a 1795953600123 host", "2", format: .unixMs) == FieldPosition(field: 2, offset: 15))
+            #expect(marks("x +90ms host", "2", format: .offset) == FieldPosition(field: 2, offset: 7))
+            // A calendar format may hold a blank: nothing is said.
+            #expect(marks("2026-11-29 12:00:00 host") == .none)
+            #expect(marks("Nov 29 12:00:00 host") == .none)
+            // A whole value (a NAME) is not a blank-separated field.
+            #expect(marks(#"{"ts":1795953600.5,"host":"a"}"#, "ts") == .none)
+        }
     }
 }

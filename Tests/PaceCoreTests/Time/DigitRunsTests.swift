@@ -82,6 +82,51 @@ struct DigitRunsTests {
             }
         }
     }
+
+    @Test func tenDigitShapeDecidesAsTheDigitByDigitParser() {
+        // Ten digits and a dot, then 0 to 11 digits and a tail: the shape
+        // parseTenDigitSeconds reads, and every near miss of it (a byte other
+        // than the dot, a digit short, the buffer ending inside it).
+        var mix = SplitMix64(seed: 10)
+        let tails = ["", " host03 GET", "\t", "Z", "]", "-", ".", "x", "\r", "9", ":"]
+        let near: [UInt8] = [0x2E, 0x2E, 0x2E, 0x2C, 0x2F, 0x3A, 0x20, 0x30, 0x39, 0x1E, 0xAE]
+        for _ in 0..<50_000 {
+            var text = (0..<10).map { _ in UInt8(0x30 + mix.below(10)) }
+            if mix.below(4) == 0 { text[0] = 0x39 }
+            if mix.below(8) == 0 { text[mix.below(10)] = near[mix.below(near.count)] }
+            text.append(near[mix.below(near.count)])
+            text += (0..<mix.below(12)).map { _ in UInt8(0x30 + mix.below(10)) }
+            text += Array(tails[mix.below(tails.count)].utf8)
+            let prefix = mix.below(3)
+            text = Array(repeating: 0x20, count: prefix) + text
+            for plausibleOnly in [false, true] {
+                text.withUnsafeBytes { raw in
+                    let fast = parseUnixSeconds(raw, from: prefix, plausibleOnly: plausibleOnly)
+                    let slow = parseUnixSecondsByDigit(raw, from: prefix, plausibleOnly: plausibleOnly)
+                    #expect(fast == slow, "\(text) from \(prefix), plausibleOnly \(plausibleOnly)")
+                }
+            }
+        }
+    }
+
+    @Test func theBenchmarksShapeTakesTheTenDigitPath() {
+        for (text, ns, length) in [("1795953600.000569 host03", Int64(1_795_953_600_000_569_000), 17),
+                                   ("9223372035.999999999 x", Int64(9_223_372_035_999_999_999), 20),
+                                   ("0000000000.1234567", Int64(123_456_700), 18),
+                                   ("1795953600. GET /", Int64(1_795_953_600_000_000_000), 11)] {
+            Array(text.utf8).withUnsafeBytes { raw in
+                #expect(parseTenDigitSeconds(raw.baseAddress!, from: 0, end: raw.count)
+                    == .time(Instant(nanoseconds: ns), length: length), "\(text)")
+            }
+        }
+        // Left to the general path: past Int64's nanoseconds, eleven digits,
+        // no dot, and a buffer that ends before two words.
+        for text in ["9223372036.0 host", "17959536001.5 host", "1795953600 host03 GET", "1795953600.0005"] {
+            Array(text.utf8).withUnsafeBytes { raw in
+                #expect(parseTenDigitSeconds(raw.baseAddress!, from: 0, end: raw.count) == nil, "\(text)")
+            }
+        }
+    }
 }
 
 private extension String {

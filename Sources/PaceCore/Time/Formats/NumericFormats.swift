@@ -13,6 +13,7 @@
 func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausibleOnly: Bool) -> FormatResult {
     guard let base = text.baseAddress else { return .noMatch }
     let n = text.count
+    if let fast = parseTenDigitSeconds(base, from: start, end: n) { return fast }
     @inline(__always) func isDigit(_ i: Int) -> Bool {
         i < n && base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0") < 10
     }
@@ -52,6 +53,40 @@ func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausible
     let (total, o2) = ns.addingReportingOverflow(Int64(fraction &* powerOfTen(9 &- fractionDigits)))
     if o || o2 { return .bad(.outOfRange) }
     return .time(Instant(nanoseconds: total), length: i &- start)
+}
+
+/// The commonest shape, ten integer digits and a dot (`1795953600.000569`:
+/// every unix time from 2001 to 2286), read from two words: the first eight
+/// digits from one, the other two and the dot checked and read from the
+/// next, the fraction as `parseUnixSeconds` reads it. Nil for any other
+/// shape, or when the words would run past `end` (the general path then
+/// decides, exactly as before). Ten digits pass `auto`'s guard.
+@inline(__always)
+func parseTenDigitSeconds(_ base: UnsafeRawPointer, from start: Int, end n: Int) -> FormatResult? {
+    guard start &+ 2 &* digitRunWord <= n else { return nil }
+    let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+    let low = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ digitRunWord, as: UInt64.self))
+    // Eight digits, then two more and the dot.
+    guard (nonDigitMask(high) | (nonDigitMask(low) & 0xFFFF)) == 0,
+          (low >> 16) & 0xFF == UInt64(UInt8(ascii: ".")) else { return nil }
+    let seconds = eightDigitValue(high ^ 0x3030_3030_3030_3030) &* 100
+        &+ ((low & 0xFF) ^ 0x30) &* 10 &+ (((low >> 8) & 0xFF) ^ 0x30)
+    var i = start &+ 11
+    var (fraction, fractionDigits) = readDigits(base, at: i, end: n)
+    i &+= fractionDigits
+    if fractionDigits == digitRunWord && i < n {
+        let ninth = base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0")
+        if ninth < 10 {
+            fraction = fraction &* 10 &+ UInt64(ninth)
+            fractionDigits = 9
+            i &+= 1
+            if i < n && base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0") < 10 { return nil }
+        }
+    }
+    // 9,223,372,036 seconds and more overflow nanoseconds in an Int64.
+    guard seconds < 9_223_372_036 else { return nil }
+    let ns = Int64(seconds) &* 1_000_000_000 &+ Int64(fraction &* powerOfTen(9 &- fractionDigits))
+    return .time(Instant(nanoseconds: ns), length: i &- start)
 }
 
 /// `parseUnixSeconds` one digit at a time, with overflow checks: every shape
