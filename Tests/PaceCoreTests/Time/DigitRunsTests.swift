@@ -88,11 +88,13 @@ struct DigitRunsTests {
         // parseTenDigitSeconds reads, and every near miss of it (a byte other
         // than the dot, a digit short, the buffer ending inside it).
         var mix = SplitMix64(seed: 10)
-        let tails = ["", " host03 GET", "\t", "Z", "]", "-", ".", "x", "\r", "9", ":"]
+        let tails = ["", " host03 GET", " host03 GET /api", "\t", "Z", "]", "-", ".", "x", "\r", "9", ":"]
         let near: [UInt8] = [0x2E, 0x2E, 0x2E, 0x2C, 0x2F, 0x3A, 0x20, 0x30, 0x39, 0x1E, 0xAE]
         for _ in 0..<50_000 {
             var text = (0..<10).map { _ in UInt8(0x30 + mix.below(10)) }
             if mix.below(4) == 0 { text[0] = 0x39 }
+            // Near Int64's nanoseconds: 9223371000 to 9223372999.
+            if mix.below(8) == 0 { text[0..<7] = ArraySlice(Array((mix.below(2) == 0 ? "9223371" : "9223372").utf8)) }
             if mix.below(8) == 0 { text[mix.below(10)] = near[mix.below(near.count)] }
             text.append(near[mix.below(near.count)])
             text += (0..<mix.below(12)).map { _ in UInt8(0x30 + mix.below(10)) }
@@ -111,9 +113,13 @@ struct DigitRunsTests {
 
     @Test func theBenchmarksShapeTakesTheTenDigitPath() {
         for (text, ns, length) in [("1795953600.000569 host03", Int64(1_795_953_600_000_569_000), 17),
-                                   ("9223372035.999999999 x", Int64(9_223_372_035_999_999_999), 20),
-                                   ("0000000000.1234567", Int64(123_456_700), 18),
-                                   ("1795953600. GET /", Int64(1_795_953_600_000_000_000), 11)] {
+                                   ("1795953600.000569\thost03", Int64(1_795_953_600_000_569_000), 17),
+                                   ("9223371999.999999 x", Int64(9_223_371_999_999_999_000), 17),
+                                   ("9223371999.999999999 x", Int64(9_223_371_999_999_999_999), 20),
+                                   ("0000000000.1234567 host", Int64(123_456_700), 18),
+                                   ("1795953600.12345 host", Int64(1_795_953_600_123_450_000), 16),
+                                   ("1795953600.0005 host", Int64(1_795_953_600_000_500_000), 15),
+                                   ("1795953600. GET /index", Int64(1_795_953_600_000_000_000), 11)] {
             Array(text.utf8).withUnsafeBytes { raw in
                 #expect(parseTenDigitSeconds(raw.baseAddress!, from: 0, end: raw.count)
                     == .time(Instant(nanoseconds: ns), length: length), "\(text)")
@@ -121,7 +127,8 @@ struct DigitRunsTests {
         }
         // Left to the general path: past Int64's nanoseconds, eleven digits,
         // no dot, and a buffer that ends before two words.
-        for text in ["9223372036.0 host", "17959536001.5 host", "1795953600 host03 GET", "1795953600.0005"] {
+        for text in ["9223372000.000000 host", "9223372036.0 host", "17959536001.5 host", "1795953600 host03 GET",
+                     "1795953600.000569"] {
             Array(text.utf8).withUnsafeBytes { raw in
                 #expect(parseTenDigitSeconds(raw.baseAddress!, from: 0, end: raw.count) == nil, "\(text)")
             }

@@ -56,21 +56,34 @@ func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausible
 }
 
 /// The commonest shape, ten integer digits and a dot (`1795953600.000569`:
-/// every unix time from 2001 to 2286), read from two words: the first eight
-/// digits from one, the other two and the dot checked and read from the
-/// next, the fraction as `parseUnixSeconds` reads it. Nil for any other
-/// shape, or when the words would run past `end` (the general path then
-/// decides, exactly as before). Ten digits pass `auto`'s guard.
+/// every unix time from 2001 to 2286), read a word at a time: the first
+/// eight digits from one word, the next two and the dot from the next, and
+/// six fraction digits (microseconds, the commonest) joined to those two
+/// into a second word of eight digits; another fraction is read as
+/// `parseUnixSeconds` reads it. Nil for any other shape, when the words
+/// would run past `end`, or for seconds near Int64's nanoseconds (the
+/// general path then decides, exactly as before). Ten digits pass `auto`'s
+/// guard.
 @inline(__always)
 func parseTenDigitSeconds(_ base: UnsafeRawPointer, from start: Int, end n: Int) -> FormatResult? {
-    guard start &+ 2 &* digitRunWord <= n else { return nil }
+    guard start &+ 19 <= n else { return nil }
     let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-    let low = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ digitRunWord, as: UInt64.self))
-    // Eight digits, then two more and the dot.
-    guard (nonDigitMask(high) | (nonDigitMask(low) & 0xFFFF)) == 0,
-          (low >> 16) & 0xFF == UInt64(UInt8(ascii: ".")) else { return nil }
-    let seconds = eightDigitValue(high ^ 0x3030_3030_3030_3030) &* 100
-        &+ ((low & 0xFF) ^ 0x30) &* 10 &+ (((low >> 8) & 0xFF) ^ 0x30)
+    let low = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self))
+    let after = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ 11, as: UInt64.self))
+    guard nonDigitMask(high) == 0, (low >> 16) & 0xFF == UInt64(UInt8(ascii: ".")) else { return nil }
+    let first = eightDigitValue(high ^ 0x3030_3030_3030_3030)
+    // Below 92,233,720: seconds stay below 9,223,372,000, whose nanoseconds
+    // and any fraction fit in an Int64.
+    guard first < 92_233_720 else { return nil }
+    // Bytes 8 and 9 and the six after the dot, as one word of digits, and
+    // no seventh fraction digit.
+    let lastEight = (low & 0xFFFF) | ((after & 0xFFFF_FFFF_FFFF) << 16)
+    if nonDigitMask(lastEight) == 0 && UInt8(truncatingIfNeeded: after >> 48) &- UInt8(ascii: "0") >= 10 {
+        let micros = first &* 100_000_000 &+ eightDigitValue(lastEight ^ 0x3030_3030_3030_3030)
+        return .time(Instant(nanoseconds: Int64(micros) &* 1_000), length: 17)
+    }
+    guard nonDigitMask(low) & 0xFFFF == 0 else { return nil }
+    let seconds = first &* 100 &+ ((low & 0xFF) ^ 0x30) &* 10 &+ (((low >> 8) & 0xFF) ^ 0x30)
     var i = start &+ 11
     var (fraction, fractionDigits) = readDigits(base, at: i, end: n)
     i &+= fractionDigits
@@ -83,8 +96,6 @@ func parseTenDigitSeconds(_ base: UnsafeRawPointer, from start: Int, end n: Int)
             if i < n && base.load(fromByteOffset: i, as: UInt8.self) &- UInt8(ascii: "0") < 10 { return nil }
         }
     }
-    // 9,223,372,036 seconds and more overflow nanoseconds in an Int64.
-    guard seconds < 9_223_372_036 else { return nil }
     let ns = Int64(seconds) &* 1_000_000_000 &+ Int64(fraction &* powerOfTen(9 &- fractionDigits))
     return .time(Instant(nanoseconds: ns), length: i &- start)
 }
