@@ -26,7 +26,14 @@ package struct TimestampReader {
     private let whole: Bool
     private var context: YearContext
     /// The named format every line is read with, once known.
-    private var named: NamedFormat?
+    private var named: NamedFormat? {
+        didSet { marksField = !whole && named?.isOneField == true }
+    }
+    /// `timeField` is said: the time field is blank-separated and the
+    /// named format has no blank in it.
+    private var marksField = false
+    /// The time field is field 1 (of blank-separated fields).
+    private let firstField: Bool
     /// `auto`'s plausibility guard on bare numbers applies.
     private let guarded: Bool
     /// Where the last line's timestamp ended, when the time field is a
@@ -77,8 +84,10 @@ package struct TimestampReader {
         self.field = TimeFieldText(field, delimiter: delimiter, walk: walk)
         whole = self.field.isWholeValue
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
-        named = NamedFormat(format)
+        firstField = !whole && self.field.number == 1
         guarded = format == .auto
+        named = NamedFormat(format)
+        marksField = !whole && named?.isOneField == true
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
@@ -101,6 +110,9 @@ package struct TimestampReader {
     @inline(__always)
     private mutating func read(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
         if whole { return readWholeValue(line, named) }
+        // Field 1 starts at the line's first byte when that is no blank
+        // (an empty line never comes here: the driver takes it).
+        if firstField && line.count > 0 && !isBlank(line[0]) { return read(line, from: 0, named) }
         guard let start = fieldStart(line, field: field.number) else { return .bad(.missingField(field.number)) }
         return read(line, from: start, named)
     }
@@ -132,7 +144,7 @@ package struct TimestampReader {
         case let .time(t, length):
             if !fits(text, end: start + length, bracketed: start > fieldStart) { return noMatch }
             note(t)
-            timeField = !whole && named.isOneField ? FieldPosition(field: field.number, offset: start &+ length) : .none
+            timeField = marksField ? FieldPosition(field: field.number, offset: start &+ length) : .none
             return .time(t, contentStart: 0)
         case .noMatch:
             return noMatch
