@@ -27,8 +27,15 @@ package struct TimestampReader {
     private var context: YearContext
     /// The named format every line is read with, once known.
     private var named: NamedFormat? {
-        didSet { marksField = !whole && named?.isOneField == true }
+        didSet {
+            marksField = !whole && named?.isOneField == true
+            notesTimes = named?.isOneField != true
+        }
     }
+    /// The latest time is kept for the year-less formats' year
+    /// (YearInference.swift): not for a unix time or an offset, whose lines
+    /// never need it once the format is settled.
+    private var notesTimes = true
     /// `timeField` is said: the time field is blank-separated and the
     /// named format has no blank in it.
     private var marksField = false
@@ -88,6 +95,7 @@ package struct TimestampReader {
         guarded = format == .auto
         named = NamedFormat(format)
         marksField = !whole && named?.isOneField == true
+        notesTimes = named?.isOneField != true
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
@@ -143,7 +151,7 @@ package struct TimestampReader {
         switch result {
         case let .time(t, length):
             if !fits(text, end: start + length, bracketed: start > fieldStart) { return noMatch }
-            note(t)
+            if notesTimes { note(t) }
             timeField = marksField ? FieldPosition(field: field.number, offset: start &+ length) : .none
             return .time(t, contentStart: 0)
         case .noMatch:
