@@ -102,9 +102,7 @@ package struct KeyExtractor {
     /// (inlining all of it cost `--key-field 2` a tenth of its speed).
     @inline(__always)
     package func key(of line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        if shape == .blankField { return UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: field)]) }
-        if shape == .unkeyed { return .empty }
-        return otherKey(of: line)
+        key(of: line, after: .none)
     }
 
     /// `key(of:)`, where `known` says where an earlier blank-separated
@@ -113,9 +111,8 @@ package struct KeyExtractor {
     @inline(__always)
     package func key(of line: UnsafeRawBufferPointer, after known: FieldPosition) -> UnsafeRawBufferPointer {
         if shape == .blankField {
-            let range = known.field > 0 && known.field < field
-                ? fieldRange(line, field: field, after: known) : fieldRange(line, field: field)
-            return UnsafeRawBufferPointer(rebasing: line[range])
+            let from = known.field < field ? known : .none
+            return UnsafeRawBufferPointer(rebasing: line[fieldRange(line, field: field, after: from)])
         }
         if shape == .unkeyed { return .empty }
         return otherKey(of: line)

@@ -60,9 +60,7 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int, from sta
 /// fewer fields (such lines share the empty key).
 @inline(__always)
 package func fieldRange(_ line: UnsafeRawBufferPointer, field: Int) -> Range<Int> {
-    let n = contentLength(line)
-    guard let start = fieldStart(line, field: field, end: n) else { return 0..<0 }
-    return start..<nextBlank(line, from: start, end: n)
+    fieldRange(line, field: field, after: .none)
 }
 
 /// A place in a line known to lie in blank-separated field `field`
@@ -77,7 +75,8 @@ package struct FieldPosition: Equatable {
     package static let none = FieldPosition(field: 0, offset: 0)
 }
 
-/// `fieldRange` of a field after `known.field`, searched for from `known`.
+/// `fieldRange` of a field after `known.field`, searched for from `known`
+/// (from the line's start when `known` is `.none`).
 @inline(__always)
 func fieldRange(_ line: UnsafeRawBufferPointer, field: Int, after known: FieldPosition) -> Range<Int> {
     let n = contentLength(line)

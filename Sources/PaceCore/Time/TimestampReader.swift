@@ -26,12 +26,8 @@ package struct TimestampReader {
     private let whole: Bool
     private var context: YearContext
     /// The named format every line is read with, once known.
-    private var named: NamedFormat? {
-        didSet {
-            marksField = !whole && named?.isOneField == true
-            notesTimes = named?.isOneField != true
-        }
-    }
+    /// Set by `settle(on:)`, with the two flags that follow from it.
+    private var named: NamedFormat?
     /// The latest time is kept for the year-less formats' year
     /// (YearInference.swift): not for a unix time or an offset, whose lines
     /// never need it once the format is settled.
@@ -93,9 +89,14 @@ package struct TimestampReader {
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
         firstField = !whole && self.field.number == 1
         guarded = format == .auto
-        named = NamedFormat(format)
-        marksField = !whole && named?.isOneField == true
-        notesTimes = named?.isOneField != true
+        settle(on: NamedFormat(format))
+    }
+
+    /// Every line is read with `format` from now on (nil: not yet known).
+    private mutating func settle(on format: NamedFormat?) {
+        named = format
+        notesTimes = format?.isOneField != true
+        marksField = !whole && !notesTimes
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
@@ -207,7 +208,7 @@ package struct TimestampReader {
             switch result {
             case .time:
                 detected = candidate
-                named = NamedFormat(candidate)
+                settle(on: NamedFormat(candidate))
                 return result
             case .bad:
                 if firstBad == nil { firstBad = result }

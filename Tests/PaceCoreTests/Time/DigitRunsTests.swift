@@ -20,6 +20,18 @@ private func referenceDigits(_ text: [UInt8], at i: Int) -> (UInt64, Int) {
     return (value, count)
 }
 
+/// `parseUnixSeconds` (its fast paths included) decides `text` from `start`
+/// as the digit-by-digit parser does, with and without `auto`'s guard.
+private func expectParsedAsByDigit(_ text: [UInt8], from start: Int) {
+    for plausibleOnly in [false, true] {
+        text.withUnsafeBytes { raw in
+            let fast = parseUnixSeconds(raw, from: start, plausibleOnly: plausibleOnly)
+            let slow = parseUnixSecondsByDigit(raw, from: start, plausibleOnly: plausibleOnly)
+            #expect(fast == slow, "\(String(decoding: text, as: UTF8.self)) \(text) from \(start), plausibleOnly \(plausibleOnly)")
+        }
+    }
+}
+
 struct DigitRunsTests {
     @Test func everyByteValueEndsARunExactlyWhereItStands() {
         // Each byte value at each position of a word of digits.
@@ -73,13 +85,7 @@ struct DigitRunsTests {
             var text: [UInt8] = []
             for _ in 0..<(1 + mix.below(4)) { text += Array(pieces[mix.below(pieces.count)].utf8) }
             let start = mix.below(2) == 0 ? 0 : mix.below(text.count + 1)
-            for plausibleOnly in [false, true] {
-                text.withUnsafeBytes { raw in
-                    let fast = parseUnixSeconds(raw, from: start, plausibleOnly: plausibleOnly)
-                    let slow = parseUnixSecondsByDigit(raw, from: start, plausibleOnly: plausibleOnly)
-                    #expect(fast == slow, "\(String(decoding: text, as: UTF8.self)) from \(start), plausibleOnly \(plausibleOnly)")
-                }
-            }
+            expectParsedAsByDigit(text, from: start)
         }
     }
 
@@ -101,13 +107,7 @@ struct DigitRunsTests {
             text += Array(tails[mix.below(tails.count)].utf8)
             let prefix = mix.below(3)
             text = Array(repeating: 0x20, count: prefix) + text
-            for plausibleOnly in [false, true] {
-                text.withUnsafeBytes { raw in
-                    let fast = parseUnixSeconds(raw, from: prefix, plausibleOnly: plausibleOnly)
-                    let slow = parseUnixSecondsByDigit(raw, from: prefix, plausibleOnly: plausibleOnly)
-                    #expect(fast == slow, "\(text) from \(prefix), plausibleOnly \(plausibleOnly)")
-                }
-            }
+            expectParsedAsByDigit(text, from: prefix)
         }
     }
 
