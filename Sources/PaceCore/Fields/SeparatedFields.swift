@@ -16,6 +16,14 @@ func contentLength(_ line: UnsafeRawBufferPointer) -> Int {
     return n > 0 && line[n - 1] == 0x0D ? n - 1 : n
 }
 
+/// Whether `line` has no content: it is empty, or a lone `\r`
+/// (`contentLength` 0, decided by the length first: a line's last byte is
+/// not read unless the line is one byte long).
+@inline(__always)
+func hasNoContent(_ line: UnsafeRawBufferPointer) -> Bool {
+    line.count <= 1 && (line.count == 0 || line[0] == 0x0D)
+}
+
 /// The first line without the UTF-8 byte-order mark it may start with: SPEC
 /// ignores one at the very start of the input for fields and timestamps
 /// (the line is still written out as read). Called for line 1 only.
@@ -46,7 +54,9 @@ func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int) -> Int? 
 func fieldStart(_ line: UnsafeRawBufferPointer, field: Int, end n: Int, from start: Int, seen known: Int) -> Int? {
     var i = start
     var seen = known
-    if seen > 0 { i = nextBlank(line, from: i, end: n) }
+    // A known place is most often its field's end (a timestamp's): the
+    // blank there is tested before a word-at-a-time scan is set up.
+    if seen > 0 && i < n && !isBlank(line[i]) { i = nextBlank(line, from: i, end: n) }
     while true {
         while i < n && isBlank(line[i]) { i += 1 }
         if i >= n { return nil }

@@ -193,7 +193,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
             // What fields and timestamps see: the line, but line 1 without a
             // byte-order mark (which a `record` prefix takes along).
             let fields = lineNumber == 1 ? withoutByteOrderMark(line) : line
-            if contentLength(fields) == 0 {
+            if hasNoContent(fields) {
                 report.emptyLines += 1
                 if !Mode.isLive {
                     try scheduler.bypass(line, number: lineNumber, .empty, at: mode.now, key: .empty)

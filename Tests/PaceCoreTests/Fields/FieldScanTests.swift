@@ -63,4 +63,17 @@ struct FieldScanTests {
             }
         }
     }
+
+    @Test func aLineHasNoContentWhenItIsEmptyOrALoneCarriageReturn() {
+        let cases: [([UInt8], Bool)] = [
+            ([], true), ([0x0D], true), ([0x20], false), ([0x0A], false), ([0x0D, 0x0D], false),
+            ([0x61, 0x0D], false), ([0x00], false),
+        ]
+        for (line, none) in cases {
+            line.withUnsafeBytes { raw in
+                #expect(hasNoContent(raw) == none, "\(line)")
+                #expect(hasNoContent(raw) == (contentLength(raw) == 0), "\(line)")
+            }
+        }
+    }
 }
