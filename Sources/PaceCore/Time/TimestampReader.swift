@@ -40,6 +40,8 @@ package struct TimestampReader {
     /// The format is settled on `unix` and its field is field 1: a line
     /// that starts with ten digits and a dot is read at once (`read`).
     private var leadsWithUnix = false
+    /// The short path's first eight digits, kept from line to line.
+    private var leading = LeadingDigits()
     /// `auto`'s plausibility guard on bare numbers applies.
     private let guarded: Bool
     /// Where the last line's timestamp ended, when the time field is a
@@ -111,7 +113,7 @@ package struct TimestampReader {
         // path below does for it, step for step (a line it does not fit
         // takes that path, which says why).
         if leadsWithUnix, let base = line.baseAddress,
-           case let .time(t, length)? = parseTenDigitSeconds(base, from: 0, end: line.count),
+           case let .time(t, length)? = parseTenDigitSeconds(base, from: 0, end: line.count, leading: &leading),
            length >= line.count || isTimestampTerminator(line[length]) {
             timeField = FieldPosition(field: 1, offset: length)
             return .time(t, contentStart: 0)

@@ -111,6 +111,44 @@ struct DigitRunsTests {
         }
     }
 
+    @Test func rememberedFirstDigitsReadAsTheDigitByDigitParser() {
+        // One LeadingDigits through a run of lines, as the reader keeps it:
+        // most lines share their first eight bytes with the line before,
+        // some change them, some break them (a near miss kept for the
+        // lines after, so that a broken word meets the remembered one).
+        var mix = SplitMix64(seed: 11)
+        let near: [UInt8] = [0x2E, 0x2C, 0x2F, 0x3A, 0x20, 0x1E, 0xAE, 0x00]
+        let tails = ["", " host03 GET", "\t", "Z", "]", "-", "x", "9"]
+        var leading = LeadingDigits()
+        var first = Array("00000000".utf8)
+        for _ in 0..<50_000 {
+            switch mix.below(8) {
+            case 0: first = (0..<8).map { _ in UInt8(0x30 + mix.below(10)) }
+            case 1: first[mix.below(8)] = near[mix.below(near.count)]
+            case 2: first = Array((mix.below(2) == 0 ? "92233719" : "92233720").utf8)
+            default: break
+            }
+            var text = first + (0..<2).map { _ in UInt8(0x30 + mix.below(10)) }
+            text.append(mix.below(10) == 0 ? near[mix.below(near.count)] : 0x2E)
+            text += (0..<mix.below(12)).map { _ in UInt8(0x30 + mix.below(10)) }
+            text += Array(tails[mix.below(tails.count)].utf8)
+            text.withUnsafeBytes { raw in
+                let slow = parseUnixSecondsByDigit(raw, from: 0, plausibleOnly: false)
+                // Nil leaves the line to the general path, which the test
+                // above holds to the same parser.
+                if let remembered = parseTenDigitSeconds(raw.baseAddress!, from: 0, end: raw.count, leading: &leading) {
+                    #expect(remembered == slow, "\(String(decoding: text, as: UTF8.self)) \(text)")
+                }
+            }
+        }
+        // The first use, before any word is kept: eight zeros are 0.
+        var fresh = LeadingDigits()
+        Array("0000000012.000001 x".utf8).withUnsafeBytes { raw in
+            #expect(parseTenDigitSeconds(raw.baseAddress!, from: 0, end: raw.count, leading: &fresh)
+                    == .time(Instant(nanoseconds: 12_000_001_000), length: 17))
+        }
+    }
+
     @Test func theBenchmarksShapeTakesTheTenDigitPath() {
         for (text, ns, length) in [("1795953600.000569 host03", Int64(1_795_953_600_000_569_000), 17),
                                    ("1795953600.000569\thost03", Int64(1_795_953_600_000_569_000), 17),

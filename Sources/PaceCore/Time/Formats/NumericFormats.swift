@@ -66,15 +66,42 @@ func parseUnixSeconds(_ text: UnsafeRawBufferPointer, from start: Int, plausible
 /// guard.
 @inline(__always)
 func parseTenDigitSeconds(_ base: UnsafeRawPointer, from start: Int, end n: Int) -> FormatResult? {
+    var leading = LeadingDigits()
+    return parseTenDigitSeconds(base, from: start, end: n, leading: &leading)
+}
+
+/// The first eight digits of the last ten-digit time read, and their value:
+/// a log's next lines mostly share them (they change every 100 seconds), so
+/// a reader that keeps this (TimestampReader) does not reckon them again.
+/// It starts as eight zeros, whose value is 0: only words read as digits
+/// are ever kept, so a word that matches is eight digits of that value.
+struct LeadingDigits {
+    var word: UInt64 = 0x3030_3030_3030_3030
+    var value: UInt64 = 0
+}
+
+/// `parseTenDigitSeconds`, taking the first eight digits' value from
+/// `leading` when they are the word it holds, and keeping them there when
+/// they are new.
+@inline(__always)
+func parseTenDigitSeconds(_ base: UnsafeRawPointer, from start: Int, end n: Int,
+                          leading: inout LeadingDigits) -> FormatResult? {
     guard start &+ 19 <= n else { return nil }
     let high = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
     let low = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ 8, as: UInt64.self))
     let after = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start &+ 11, as: UInt64.self))
-    guard nonDigitMask(high) == 0, (low >> 16) & 0xFF == UInt64(UInt8(ascii: ".")) else { return nil }
-    let first = eightDigitValue(high ^ 0x3030_3030_3030_3030)
-    // Below 92,233,720: seconds stay below 9,223,372,000, whose nanoseconds
-    // and any fraction fit in an Int64.
-    guard first < 92_233_720 else { return nil }
+    guard (low >> 16) & 0xFF == UInt64(UInt8(ascii: ".")) else { return nil }
+    let first: UInt64
+    if high == leading.word {
+        first = leading.value
+    } else {
+        guard nonDigitMask(high) == 0 else { return nil }
+        first = eightDigitValue(high ^ 0x3030_3030_3030_3030)
+        // Below 92,233,720: seconds stay below 9,223,372,000, whose
+        // nanoseconds and any fraction fit in an Int64.
+        guard first < 92_233_720 else { return nil }
+        leading = LeadingDigits(word: high, value: first)
+    }
     // Bytes 8 and 9 and the six after the dot, as one word of digits, and
     // no seventh fraction digit.
     let lastEight = (low & 0xFFFF) | ((after & 0xFFFF_FFFF_FFFF) << 16)
