@@ -111,7 +111,9 @@ package struct TimestampReader {
         // The commonest line of all, a unix time of ten digits and a dot
         // at its first byte, without the format's dispatch: what the named
         // path below does for it, step for step (a line it does not fit
-        // takes that path, which says why).
+        // takes that path, which says why). The last test is `fits` for a
+        // field that is no whole value, written out: calling `fits` here
+        // cost 3 instructions a line, and JSON's path 10 (its inlining).
         if leadsWithUnix, let base = line.baseAddress,
            case let .time(t, length)? = parseTenDigitSeconds(base, from: 0, end: line.count, leading: &leading),
            length >= line.count || isTimestampTerminator(line[length]) {
