@@ -91,3 +91,23 @@ package let representableTimes = "1677-09-21T00:12:43.145224192Z to 2262-04-11T2
 /// out of range as any is.
 package let minimumYear = 1677
 package let maximumYear = 2262
+
+extension TimeFormat {
+    var isBracketPattern: Bool {
+        if case let .pattern(p) = self { return p.beginsWithBracket }
+        return false
+    }
+}
+
+/// SPEC: a named format ends at the end of the line or before a byte that is
+/// not a letter, a digit, or one of `- : . / +`.
+@inline(__always)
+func isTimestampTerminator(_ byte: UInt8) -> Bool {
+    // The byte that ends nearly every timestamp, decided first.
+    if byte == UInt8(ascii: " ") { return true }
+    if digit(byte) != nil || isASCIILetter(byte) { return false }
+    switch byte {
+    case UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"): return false
+    default: return true
+    }
+}

@@ -148,7 +148,21 @@ package struct TimestampReader {
     private mutating func readWholeValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
         guard let (text, start) = field.text(of: line) else { return .bad(field.missing) }
         guard start < text.count else { return noMatch }
+        if named == .unix, let t = tenDigitValue(text, in: line) { return .time(t, contentStart: 0) }
         return read(text, from: start, named)
+    }
+
+    /// A whole value in `line` (a JSON number, a plain string, a delimited
+    /// field) read by the short path's parser, which may load the line's
+    /// bytes after it. Nil unless the parser ends exactly at the value's end
+    /// (a decoded string is not in `line`): the named path then decides.
+    @inline(__always)
+    private mutating func tenDigitValue(_ text: UnsafeRawBufferPointer, in line: UnsafeRawBufferPointer) -> Instant? {
+        guard let value = text.baseAddress, let start = line.baseAddress, value >= start else { return nil }
+        let room = start + line.count - value
+        guard case let .time(t, length)? = parseTenDigitSeconds(value, from: 0, end: room, leading: &leading),
+              length == text.count else { return nil }
+        return t
     }
 
     /// The named format at `fieldStart` of `text`, the time field's text.
@@ -272,25 +286,5 @@ package struct TimestampReader {
     private mutating func note(_ t: Instant) {
         if let latest = context.latest, latest >= t { return }
         context.latest = t
-    }
-}
-
-extension TimeFormat {
-    var isBracketPattern: Bool {
-        if case let .pattern(p) = self { return p.beginsWithBracket }
-        return false
-    }
-}
-
-/// SPEC: a named format ends at the end of the line or before a byte that is
-/// not a letter, a digit, or one of `- : . / +`.
-@inline(__always)
-func isTimestampTerminator(_ byte: UInt8) -> Bool {
-    // The byte that ends nearly every timestamp, decided first.
-    if byte == UInt8(ascii: " ") { return true }
-    if digit(byte) != nil || isASCIILetter(byte) { return false }
-    switch byte {
-    case UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"): return false
-    default: return true
     }
 }

@@ -60,6 +60,26 @@ extension Fields {
             #expect(read(["x,1795953600\r"], "2", delimiter: UInt8(ascii: ","), format: .unix) == [at(ns(nov29))])
         }
 
+        @Test func aTenDigitUnixValueIsReadWhereItLies() {
+            // The short path's parser reads a value in the line and may load
+            // the bytes after it; each reading is the named path's, by hand.
+            let lines = [#"{"ts":1795953600.000569,"host":"a"}"#, #"{"ts":1795953601.000001}"#,
+                         #"{"ts":1795953600.5,"x":1}"#, #"{"ts":"[1795953600.000002]"}"#]
+            #expect(read(lines, "ts", format: .unix)
+                    == [at(ns(nov29, 569_000)), at(ns(nov29 + 1, 1_000)), at(ns(nov29, 500_000_000)),
+                        at(ns(nov29, 2_000))])
+            // A decoded string lies in the scratch, not in the line.
+            #expect(read([#"{"ts":"1795953600.00056\u0031","h":1}"#], "ts", format: .unix) == [at(ns(nov29, 561_000))])
+            // A digit delimiter: the parser reads on past the value's end, so
+            // the value alone decides.
+            let eight = UInt8(ascii: "8")
+            #expect(read(["a81795953600.0005618x"], "2", delimiter: eight, format: .unix) == [at(ns(nov29, 561_000))])
+            #expect(read(["a81795953600.58234567890"], "2", delimiter: eight, format: .unix)
+                    == [at(ns(nov29, 500_000_000))])
+            #expect(read(["a81795953600.000569x8b"], "2", delimiter: eight, format: .unix)
+                    == [.bad(.noMatch(format: "unix"))])
+        }
+
         @Test func aNumberWithoutADelimiterStillSpansFields() {
             #expect(read(["host Nov 29 12:00:00 msg"], "2", format: .syslog) == [at(ns(nov29))])
         }
