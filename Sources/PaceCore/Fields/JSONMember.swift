@@ -58,17 +58,9 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, n
             guard scan.byte == UInt8(ascii: ":") else { return .missing }
             scan.i &+= 1
             scan.skipWhitespace()
-            // Strings are the commonest values: read here rather than a
-            // call away.
             if matched {
                 // The first member of that name counts, whatever its value.
-                if level == levels - 1 {
-                    if scan.byte == UInt8(ascii: "\"") {
-                        guard let s = scan.string() else { return .missing }
-                        return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
-                    }
-                    return scan.memberValue()
-                }
+                if level == levels - 1 { return scan.memberValue() }
                 guard scan.byte == UInt8(ascii: "{") else { return .missing }
                 break
             }
@@ -126,29 +118,50 @@ struct JSONScanner {
     // scanner stays in registers instead of going to memory for each call.
 
     /// The value at `i` as a member's value: checked to its end, not beyond
-    /// what a number or literal needs to know it has ended.
+    /// what a number or literal needs to know it has ended. Strings and
+    /// numbers, the values of nearly every member looked for, are read here;
+    /// the rest a call away.
     @inline(__always)
     mutating func memberValue() -> StructuredValue {
-        let start = i
-        switch byte {
-        case UInt8(ascii: "\""):
+        let start = i, first = byte
+        if first == UInt8(ascii: "\"") {
             guard let s = string() else { return .missing }
             return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard let after = containerEnd(at: i, depth: 1) else { return .missing }
+        }
+        if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+            let after = numberEnd(from: start)
+            guard after >= 0, endsScalar(at: after) else { return .missing }
             i = after
-            return .plain(start..<i)
+            return .plain(start..<after)
+        }
+        guard let after = otherValueEnd(from: start) else { return .missing }
+        i = after
+        return .plain(start..<after)
+    }
+
+    /// Where the object, array or literal at `j` ends as a member's value,
+    /// checked; nil when malformed.
+    @inline(never)
+    func otherValueEnd(from j: Int) -> Int? {
+        var scan = self
+        scan.i = j
+        switch scan.byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return containerEnd(at: j, depth: 1)
         default:
-            guard scalar() else { return .missing }
-            // A number or literal ends before whitespace or a structural
-            // byte (or the line's end): `truex` and `01` are malformed.
-            if i < end {
-                switch byte {
-                case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"): break
-                default: return .missing
-                }
-            }
-            return .plain(start..<i)
+            guard scan.scalar(), endsScalar(at: scan.i) else { return nil }
+            return scan.i
+        }
+    }
+
+    /// Whether a number or literal may end before `j`: at whitespace, a
+    /// structural byte or the line's end (`truex` and `01` are malformed).
+    @inline(__always)
+    func endsScalar(at j: Int) -> Bool {
+        guard j < end else { return true }
+        switch base.load(fromByteOffset: j, as: UInt8.self) {
+        case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"): return true
+        default: return false
         }
     }
 
@@ -235,47 +248,64 @@ struct JSONScanner {
         return true
     }
 
-    /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// RFC 8259's number at `i`; false when there is none.
     @inline(__always)
     mutating func number() -> Bool {
-        if byte == UInt8(ascii: "-") { i &+= 1 }
-        if byte == UInt8(ascii: "0") {
-            i &+= 1
-        } else {
-            guard digits() else { return false }
-        }
-        if byte == UInt8(ascii: ".") {
-            i &+= 1
-            guard digits() else { return false }
-        }
-        if byte | 0x20 == UInt8(ascii: "e") {
-            i &+= 1
-            if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { i &+= 1 }
-            guard digits() else { return false }
-        }
+        let after = numberEnd(from: i)
+        guard after >= 0 else { return false }
+        i = after
         return true
     }
 
-    /// One or more digits, eight at a time while they last: timestamps and
-    /// counters are long runs of them. A byte is a digit when its high
-    /// nibble is 3 and adding 6 keeps it so; a carry out of a byte that
-    /// is not a digit can only spoil the bytes above it.
+    /// Where the number at `j` ends, or -1 when there is none. RFC 8259's
+    /// number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// Positions go in and out by value: as a mutating step it kept the
+    /// walk's scanner in memory, storing its position at every digit run.
     @inline(__always)
-    private mutating func digits() -> Bool {
-        let start = i
+    func numberEnd(from j: Int) -> Int {
+        var k = j
+        if byte(at: k) == UInt8(ascii: "-") { k &+= 1 }
+        if byte(at: k) == UInt8(ascii: "0") {
+            k &+= 1
+        } else {
+            let after = digitsEnd(from: k)
+            guard after > k else { return -1 }
+            k = after
+        }
+        if byte(at: k) == UInt8(ascii: ".") {
+            let after = digitsEnd(from: k &+ 1)
+            guard after > k &+ 1 else { return -1 }
+            k = after
+        }
+        if byte(at: k) | 0x20 == UInt8(ascii: "e") {
+            k &+= 1
+            let sign = byte(at: k)
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { k &+= 1 }
+            let after = digitsEnd(from: k)
+            guard after > k else { return -1 }
+            k = after
+        }
+        return k
+    }
+
+    /// Where the digits from `j` end (`j` when there are none), eight at a
+    /// time while they last: timestamps and counters are long runs of them.
+    /// A byte is a digit when its high nibble is 3 and adding 6 keeps it so;
+    /// a carry out of a byte that is not a digit can only spoil the bytes
+    /// above it.
+    @inline(__always)
+    private func digitsEnd(from j: Int) -> Int {
+        var k = j
         let highNibbles = everyByte &* 0xF0, threes = everyByte &* 0x30
-        while i &+ 8 <= end {
-            let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        while k &+ 8 <= end {
+            let x = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self))
             let other = (x & highNibbles ^ threes) | ((x &+ everyByte &* 0x06) & highNibbles ^ threes)
             // The high bit of each byte of `other` that is not zero.
             let stops = ((other & (everyByte &* 0x7F)) &+ everyByte &* 0x7F | other) & (everyByte &* 0x80)
-            if stops != 0 {
-                i &+= stops.trailingZeroBitCount >> 3
-                return i > start
-            }
-            i &+= 8
+            if stops != 0 { return k &+ stops.trailingZeroBitCount >> 3 }
+            k &+= 8
         }
-        while byte &- UInt8(ascii: "0") < 10 { i &+= 1 }
-        return i > start
+        while byte(at: k) &- UInt8(ascii: "0") < 10 { k &+= 1 }
+        return k
     }
 }

@@ -22,6 +22,7 @@ final class LineWalk {
     /// The NAMEs' layouts (kept alive for `names`).
     private let layouts: [NameLayout]
     private let names: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>
+    private let words: UnsafeMutableBufferPointer<NameWord>
     private let values: UnsafeMutableBufferPointer<StructuredValue>
     /// The line the values were found in.
     private var seen: UnsafeRawPointer?
@@ -32,19 +33,23 @@ final class LineWalk {
         layouts = names.map(NameLayout.init)
         self.names = .allocate(capacity: names.count)
         for (k, layout) in layouts.enumerated() { self.names[k] = layout.view.bytes }
+        words = .allocate(capacity: names.count)
+        for k in words.indices { words.initializeElement(at: k, to: NameWord(self.names[k])) }
         values = .allocate(capacity: names.count)
         values.initialize(repeating: .missing)
     }
 
     deinit {
         names.deallocate()
+        words.deallocate()
         values.deallocate()
     }
 
     /// Finds the values in `line` (content only, as keys see it).
     @inline(__always)
     func walk(_ line: UnsafeRawBufferPointer) {
-        structuredValues(line, end: contentLength(line), names: UnsafeBufferPointer(names), into: values)
+        structuredValues(line, end: contentLength(line), names: UnsafeBufferPointer(names),
+                         words: UnsafeBufferPointer(words), into: values)
         seen = line.baseAddress
         seenCount = line.count
     }

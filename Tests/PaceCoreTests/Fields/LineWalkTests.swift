@@ -184,6 +184,21 @@ extension Fields {
             #expect(read(line, time: "ts", key: "host", exempt: "level") == Read(time: "7", key: #"h"1"#, exempt: "ERROR"))
         }
 
+        /// A NAME of up to 7 bytes is told a word at a time, a longer one
+        /// byte for byte, and byte for byte near the line's end; a member
+        /// whose name begins or extends a NAME is another member.
+        @Test func namesShortLongAndAlike() {
+            let line = #"{"hos":"a","hostname":"b","host":"c","ts":1,"service":"s7","instance":"i8","t":2}"#
+            #expect(read(line, time: "ts", key: "host", exempt: "hostname") == Read(time: "1", key: "c", exempt: "b"))
+            #expect(read(line, time: "ts", key: "service", exempt: "instance")
+                == Read(time: "1", key: "s7", exempt: "i8"))
+            #expect(read(line, time: "ts", key: "hos", exempt: "servic") == Read(time: "1", key: "a", exempt: ""))
+            #expect(read(line, time: "t", key: "hostnam", exempt: "s") == Read(time: "2", key: "", exempt: ""))
+            #expect(read(#"{"ts":1,"ho":2}"#, time: "ts", key: "ho", exempt: "h") == Read(time: "1", key: "2", exempt: ""))
+            #expect(read(#"{"ts":1,"host""#, time: "ts", key: "host", exempt: "x") == Read(time: "1", key: "", exempt: ""))
+            #expect(read(#"{"ts":1,"hos"#, time: "ts", key: "hos", exempt: "x") == Read(time: "1", key: "", exempt: ""))
+        }
+
         @Test func theFirstOfADuplicatedNameCounts() {
             let line = #"{"host":"first","ts":5,"host":"second","ts":6,"level":"a","level":"b"}"#
             #expect(read(line, time: "ts", key: "host", exempt: "level") == Read(time: "5", key: "first", exempt: "a"))
