@@ -24,6 +24,10 @@ enum StructuredValue: Equatable {
     case logfmtEscaped(Range<Int>)
 }
 
+/// Whether a JSON value starting with `byte` can only be a number.
+@inline(__always)
+func startsNumber(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") }
+
 /// Nesting deeper than this makes a member missing (RFC 8259 lets a parser
 /// limit depth; the limit keeps the recursion's stack small).
 let maximumJSONDepth = 512
@@ -60,15 +64,17 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, n
             scan.skipWhitespace()
             if matched {
                 // The first member of that name counts, whatever its value.
-                if level == levels - 1 { return scan.memberValue() }
+                if level == levels - 1 { return scan.memberValue(at: scan.i).value }
                 guard scan.byte == UInt8(ascii: "{") else { return .missing }
                 break
             }
             let first = scan.byte
             if first == UInt8(ascii: "\"") {
                 guard scan.string() != nil else { return .missing }
-            } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
-                guard scan.number() else { return .missing }
+            } else if startsNumber(first) {
+                let after = scan.numberEnd(from: scan.i)
+                guard after >= 0 else { return .missing }
+                scan.i = after
             } else {
                 guard scan.skipValue(depth: level + 1) else { return .missing }
             }
@@ -117,26 +123,29 @@ struct JSONScanner {
     // call away takes and returns positions by value, so that the walk's
     // scanner stays in registers instead of going to memory for each call.
 
-    /// The value at `i` as a member's value: checked to its end, not beyond
-    /// what a number or literal needs to know it has ended. Strings and
-    /// numbers, the values of nearly every member looked for, are read here;
-    /// the rest a call away.
+    /// The value at `j` as a member's value, and where it ends: checked to
+    /// its end, not beyond what a number or literal needs to know it has
+    /// ended. Strings and numbers, the values of nearly every member looked
+    /// for, are read here; the rest a call away. By value: the compiler
+    /// keeps this a call whatever it is marked, and as a mutating step it
+    /// sent the walk's scanner to memory at each step (104 instructions a
+    /// value). `jsonMembers` reads a string value itself, for the same reason.
     @inline(__always)
-    mutating func memberValue() -> StructuredValue {
-        let start = i, first = byte
+    func memberValue(at j: Int) -> (value: StructuredValue, end: Int) {
+        let first = byte(at: j)
         if first == UInt8(ascii: "\"") {
-            guard let s = string() else { return .missing }
-            return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+            var scan = self
+            scan.i = j
+            guard let s = scan.string() else { return (.missing, j) }
+            return (s.escaped ? .jsonEscaped(s.content) : .plain(s.content), scan.i)
         }
-        if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
-            let after = numberEnd(from: start)
-            guard after >= 0, endsScalar(at: after) else { return .missing }
-            i = after
-            return .plain(start..<after)
+        if startsNumber(first) {
+            let after = numberEnd(from: j)
+            guard after >= 0, endsScalar(at: after) else { return (.missing, j) }
+            return (.plain(j..<after), after)
         }
-        guard let after = otherValueEnd(from: start) else { return .missing }
-        i = after
-        return .plain(start..<after)
+        guard let after = otherValueEnd(from: j) else { return (.missing, j) }
+        return (.plain(j..<after), after)
     }
 
     /// Where the object, array or literal at `j` ends as a member's value,

@@ -80,8 +80,16 @@ func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
         scan.skipWhitespace()
         // A name found already is skipped like any other: the first counts.
         if which >= 0 && values[which] == .missing {
-            let value = scan.memberValue()
-            if value == .missing { return }
+            let value: StructuredValue
+            if scan.byte == UInt8(ascii: "\"") {
+                guard let s = scan.string() else { return }
+                value = s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+            } else {
+                let (other, after) = scan.memberValue(at: scan.i)
+                if other == .missing { return }
+                scan.i = after
+                value = other
+            }
             values[which] = value
             wanted &-= 1
             if wanted == 0 { return }
@@ -89,8 +97,10 @@ func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
             let first = scan.byte
             if first == UInt8(ascii: "\"") {
                 guard scan.string() != nil else { return }
-            } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
-                guard scan.number() else { return }
+            } else if startsNumber(first) {
+                let after = scan.numberEnd(from: scan.i)
+                guard after >= 0 else { return }
+                scan.i = after
             } else {
                 guard scan.skipValue(depth: 1) else { return }
             }
