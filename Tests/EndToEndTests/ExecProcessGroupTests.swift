@@ -54,8 +54,19 @@ private final class GroupScript {
             echo "marker $1" >> '\(dir)/marker'
 
             """
-        try Data(script.utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try writeExecutable(Array(script.utf8), to: path)
+    }
+
+    /// Writes `bytes` to a new executable at `path` through a descriptor
+    /// closed on exec: a process other tests start meanwhile inherits the
+    /// descriptor otherwise, and while any process holds the file open for
+    /// writing, exec fails with "Text file busy" (ETXTBSY).
+    private func writeExecutable(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: dir) }
