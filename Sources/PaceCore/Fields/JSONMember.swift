@@ -64,7 +64,14 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, n
             scan.skipWhitespace()
             if matched {
                 // The first member of that name counts, whatever its value.
-                if level == levels - 1 { return scan.memberValue(at: scan.i).value }
+                // A string, the commonest, is read here rather than a call away.
+                if level == levels - 1 {
+                    if scan.byte == UInt8(ascii: "\"") {
+                        guard let s = scan.string() else { return .missing }
+                        return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+                    }
+                    return scan.memberValue(at: scan.i).value
+                }
                 guard scan.byte == UInt8(ascii: "{") else { return .missing }
                 break
             }
@@ -129,7 +136,7 @@ struct JSONScanner {
     /// for, are read here; the rest a call away. By value: the compiler
     /// keeps this a call whatever it is marked, and as a mutating step it
     /// sent the walk's scanner to memory at each step (104 instructions a
-    /// value). `jsonMembers` reads a string value itself, for the same reason.
+    /// value). The walks read a string value themselves, for the same reason.
     @inline(__always)
     func memberValue(at j: Int) -> (value: StructuredValue, end: Int) {
         let first = byte(at: j)
