@@ -66,11 +66,8 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, n
                 // The first member of that name counts, whatever its value.
                 // A string, the commonest, is read here rather than a call away.
                 if level == levels - 1 {
-                    if scan.byte == UInt8(ascii: "\"") {
-                        guard let s = scan.string() else { return .missing }
-                        return s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
-                    }
-                    return scan.memberValue(at: scan.i).value
+                    if scan.byte == UInt8(ascii: "\"") { return scan.string()?.value ?? .missing }
+                    return scan.nonStringValue(at: scan.i).value
                 }
                 guard scan.byte == UInt8(ascii: "{") else { return .missing }
                 break
@@ -79,6 +76,8 @@ func jsonMember(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int, n
             if first == UInt8(ascii: "\"") {
                 guard scan.string() != nil else { return .missing }
             } else if startsNumber(first) {
+                // By value, not `number()`: the compiler keeps that a call,
+                // and the scanner then goes to memory (+11 instructions a line).
                 let after = scan.numberEnd(from: scan.i)
                 guard after >= 0 else { return .missing }
                 scan.i = after
@@ -130,22 +129,16 @@ struct JSONScanner {
     // call away takes and returns positions by value, so that the walk's
     // scanner stays in registers instead of going to memory for each call.
 
-    /// The value at `j` as a member's value, and where it ends: checked to
-    /// its end, not beyond what a number or literal needs to know it has
-    /// ended. Strings and numbers, the values of nearly every member looked
-    /// for, are read here; the rest a call away. By value: the compiler
-    /// keeps this a call whatever it is marked, and as a mutating step it
-    /// sent the walk's scanner to memory at each step (104 instructions a
-    /// value). The walks read a string value themselves, for the same reason.
+    /// The value at `j`, which is not a string, as a member's value, and
+    /// where it ends: checked to its end, not beyond what a number or
+    /// literal needs to know it has ended. A number, the time's value, is
+    /// read here; the rest a call away. The walks read a string value
+    /// themselves: the compiler keeps this a call whatever it is marked. By
+    /// value: as a mutating step it sent the walk's scanner to memory at
+    /// each step (104 instructions a value).
     @inline(__always)
-    func memberValue(at j: Int) -> (value: StructuredValue, end: Int) {
+    func nonStringValue(at j: Int) -> (value: StructuredValue, end: Int) {
         let first = byte(at: j)
-        if first == UInt8(ascii: "\"") {
-            var scan = self
-            scan.i = j
-            guard let s = scan.string() else { return (.missing, j) }
-            return (s.escaped ? .jsonEscaped(s.content) : .plain(s.content), scan.i)
-        }
         if startsNumber(first) {
             let after = numberEnd(from: j)
             guard after >= 0, endsScalar(at: after) else { return (.missing, j) }

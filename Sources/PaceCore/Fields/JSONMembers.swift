@@ -83,9 +83,9 @@ func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
             let value: StructuredValue
             if scan.byte == UInt8(ascii: "\"") {
                 guard let s = scan.string() else { return }
-                value = s.escaped ? .jsonEscaped(s.content) : .plain(s.content)
+                value = s.value
             } else {
-                let (other, after) = scan.memberValue(at: scan.i)
+                let (other, after) = scan.nonStringValue(at: scan.i)
                 if other == .missing { return }
                 scan.i = after
                 value = other
@@ -98,6 +98,7 @@ func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
             if first == UInt8(ascii: "\"") {
                 guard scan.string() != nil else { return }
             } else if startsNumber(first) {
+                // By value, not `number()`, as in jsonMember.
                 let after = scan.numberEnd(from: scan.i)
                 guard after >= 0 else { return }
                 scan.i = after

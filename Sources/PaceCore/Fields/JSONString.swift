@@ -7,6 +7,9 @@
 struct JSONString {
     var content: Range<Int>
     var escaped: Bool
+
+    /// The string as a member's value.
+    var value: StructuredValue { escaped ? .jsonEscaped(content) : .plain(content) }
 }
 
 extension JSONScanner {
