@@ -135,6 +135,18 @@ extension Fields {
                 == Read(key: "user #", exempt: "error"))
         }
 
+        /// The key NAME replay's time walk found: sliced from the line when
+        /// plain, decoded when escaped, masked when `~`, empty when missing.
+        @Test func aKeyTheTimeWalkFound() {
+            let lines = [#"{"ts":1,"m":"user 42","level":"error"}"#, #"{"m":"h\u0031 7","ts":2}"#, #"{"ts":3}"#]
+            #expect(read(lines, time: "ts", key: "m", exempt: "level")
+                == [Read(time: "1", key: "user 42", exempt: "error"), Read(time: "2", key: "h1 7", exempt: ""),
+                    Read(time: "3", key: "", exempt: "")])
+            #expect(read(lines, time: "ts", key: "m~", exempt: "level")
+                == [Read(time: "1", key: "user #", exempt: "error"), Read(time: "2", key: "# #", exempt: ""),
+                    Read(time: "3", key: "", exempt: "")])
+        }
+
         @Test func namesOfAKeyAndItsExemptField() {
             let json = #"{"level":"error","host":"h\u0031","msg":"x"}"#
             #expect(read(json, key: "host", exempt: "level") == Read(key: "h1", exempt: "error"))
