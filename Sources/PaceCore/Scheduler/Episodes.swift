@@ -12,11 +12,11 @@
 // copied only when the reader is about to reuse it, so a key's last line
 // costs at most one copy per buffer refill, not one per event.
 //
-// T is a timer of its own per key (a second TimerQueue), due when the key
+// T is a timer of its own per key (a TimerHeap), due when the key
 // has an open episode and holds nothing: after an event that leaves nothing
 // pending (t + Q), or after the emission that empties its pending events
 // (max(t + Q, e)). An event that leaves something pending disarms it. The
-// heap is told lazily, as TimerQueue itself moves pushed-back timers: a
+// heap is told lazily, as TimerHeap itself moves pushed-back timers: a
 // key's T only grows while its episode is open, so an entry already in the
 // heap is left where it is, and when it comes due before T it is put back
 // at T (once per Q per key, not once per event); a disarmed one is dropped
@@ -47,7 +47,7 @@ struct EpisodeBook: ~Copyable {
     var records = SlotArray(empty: Record(), capacity: 1)
     /// Each key's last input line (and its number).
     var lastLines = HeldLines()
-    let timers = TimerQueue()
+    let timers = TimerHeap()
     /// The mark of the last output line (a batch's later lines carry it).
     var lastMark = EpisodeMark.none
     var opened: Int64 = 0

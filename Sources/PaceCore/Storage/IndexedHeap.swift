@@ -1,6 +1,7 @@
 // The one binary min-heap of the code. Its users:
-// - the key store's timers (TimerQueue.swift): an entry per slot with a
-//   timer, earliest deadline first, moved in place when a deadline moves;
+// - timers of slots (TimerQueue.swift: an episode's, and the key store's
+//   once they come out of order): an entry per slot with a timer, earliest
+//   deadline first, moved in place when a deadline moves;
 // - `--stats`' heavy hitters (Insight/HeavyHitters.swift): an entry per
 //   counted key, fewest events first, moved down when a count grows;
 // - `--exec`'s keys ready to start (Commands/CommandQueueStorage.swift),

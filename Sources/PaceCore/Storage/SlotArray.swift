@@ -1,7 +1,8 @@
 // Storage: the data structures pace's other rooms are built from, each
 // written once and reused: a slot array (this file) and its one growth step,
-// the indexed timer heap, the LRU list of idle keys, the byte-key table with
-// its key records and hashing, and the byte FIFO of held lines. None of them
+// the indexed timer heap, the LRU list of idle keys, the key store's timers
+// made of those two, the byte-key table with its key records and hashing,
+// and the byte FIFO of held lines. None of them
 // knows what a policy, a line or a clock is.
 //
 // A slot array is a raw buffer of per-slot records, indexed by a key's slot

@@ -1,6 +1,6 @@
 // Slots in the order they were last put on the list, oldest first: a doubly
-// linked list through slot numbers (as `TimerQueue` is a heap through them),
-// with no bound of its own; its owner says when the oldest must go. Three
+// linked list through slot numbers (as `TimerHeap` is a heap through them),
+// with no bound of its own; its owner says when the oldest must go. Four
 // lists are this one:
 //
 // - the key store's idle keys still in the key table (at most
@@ -9,14 +9,16 @@
 //   and putting it back each time was a sixth of a keyed throttle;
 // - the forgotten keys whose counts are remembered (ForgottenCounts);
 // - the idle keys that owe a count (the counting layer), which count within
-//   the same bound as the forgotten ones.
+//   the same bound as the forgotten ones;
+// - the key store's timers while they are set in deadline order
+//   (TimerList.swift).
 
 struct SlotLRU: ~Copyable {
     /// Per slot: the previous and next listed slot, or `notListed`.
     private var links = SlotArray<(previous: Int32, next: Int32)>(empty: (SlotLRU.notListed, -1))
-    /// The least recently listed slot, or -1.
+    /// The least and the most recently listed slot, or -1.
     private(set) var oldest: Int32 = -1
-    private var newest: Int32 = -1
+    private(set) var newest: Int32 = -1
     private(set) var count = 0
 
     /// The `previous` link of a slot that is not on the list.

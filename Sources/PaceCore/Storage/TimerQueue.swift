@@ -1,16 +1,19 @@
-// The timers of all keys, earliest first: the one heap (IndexedHeap.swift)
-// with an entry per slot that has a timer. Each key owns at most one timer,
-// so its entry is found by its slot and moved in place when a debounce
-// pushes its deadline back, instead of piling up stale entries (an endless
-// keyed burst would otherwise grow the heap without bound).
+// Timers of slots, earliest first: the one heap (IndexedHeap.swift) with an
+// entry per slot that has a timer (`TimerHeap`, below), and the key store's
+// `TimerQueue` (TimerList.swift), a list that becomes that heap when its
+// timers stop coming in deadline order. Each key owns at most one timer, so
+// its entry is found by its slot and moved in place when a debounce pushes
+// its deadline back, instead of piling up stale entries (an endless keyed
+// burst would otherwise grow the heap without bound).
 //
-// A timer pushed back is not re-sorted at once. Its entry keeps its place,
-// ordered by the deadline it had, and only notes the new one (`latest`); it
-// is re-sorted when the old deadline comes to the top, by then often pushed
-// back many times (a count limit's timer moves with every line it lets
-// through, a debounce's with every line). The top entry is always re-sorted
-// at once, so `first` is exact: every other entry's real deadline is at or
-// after the one it is ordered by, which is at or after the top's.
+// In the heap, a timer pushed back is not re-sorted at once. Its entry keeps
+// its place, ordered by the deadline it had, and only notes the new one
+// (`latest`); it is re-sorted when the old deadline comes to the top, by
+// then often pushed back many times (a count limit's timer moves with every
+// line it lets through, a debounce's with every line). The top entry is
+// always re-sorted at once, so `first` is exact: every other entry's real
+// deadline is at or after the one it is ordered by, which is at or after
+// the top's.
 
 /// What the scheduler needs of a key store's timers: each slot's one timer,
 /// the earliest first.
@@ -28,8 +31,9 @@ package protocol SlotTimers {
     mutating func cancel(slot: Int32)
 }
 
-/// The key store's timers.
-package typealias TimerQueue = IndexedHeap<TimerEntry>
+/// Timers in a heap: an episode's (Episodes.swift), and the key store's
+/// once they come out of order (TimerList.swift).
+package typealias TimerHeap = IndexedHeap<TimerEntry>
 
 /// One slot's timer.
 package struct TimerEntry: HeapEntry {

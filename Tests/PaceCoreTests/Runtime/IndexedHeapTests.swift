@@ -1,6 +1,6 @@
 // The one heap of Storage as a plain heap (no index: `--exec`'s ready keys)
 // and as an indexed one changed in place (the heavy hitters' counts), each
-// against a sorted model; the timers' use of it is TimerQueueTests'.
+// against a sorted model; the timers' use of it is TimerHeapTests'.
 
 @testable import PaceCore
 import PaceTesting

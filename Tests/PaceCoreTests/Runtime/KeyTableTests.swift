@@ -1,5 +1,5 @@
 // The key table against a plain model over seeded random operations (the
-// timer queue has its own, in TimerQueueTests).
+// timers have their own, in TimerHeapTests and TimerListTests).
 
 import Testing
 @testable import PaceCore

@@ -7,11 +7,11 @@
 import PaceTesting
 import Testing
 
-struct TimerQueueTests {
+struct TimerHeapTests {
     @Test(arguments: [1, 2, 3, 16, 200])
     func popsTheEarliestTimerOfAModel(slots: Int) {
         var rng = SplitMix64(seed: UInt64(slots))
-        let queue = TimerQueue()
+        let queue = TimerHeap()
         // Each slot's deadline.
         var model: [Int32: Instant] = [:]
         for _ in 0..<20_000 {
@@ -43,7 +43,7 @@ struct TimerQueueTests {
     @Test(arguments: [1, 2, 3, 16, 200])
     func cancelKeepsTheHeapAModel(slots: Int) {
         var rng = SplitMix64(seed: UInt64(slots) &+ 7)
-        let queue = TimerQueue()
+        let queue = TimerHeap()
         var model: [Int32: Instant] = [:]
         var cancelledOne = 0
         for _ in 0..<20_000 {
@@ -76,7 +76,7 @@ struct TimerQueueTests {
     /// A timer pushed back below the top keeps its place until its old
     /// deadline is the earliest, then goes where its new one belongs.
     @Test func aTimerPushedBackComesOutAtItsLastDeadline() {
-        let queue = TimerQueue()
+        let queue = TimerHeap()
         queue.set(slot: 0, due: 10)
         queue.set(slot: 1, due: 20)
         queue.set(slot: 2, due: 30)
@@ -94,7 +94,7 @@ struct TimerQueueTests {
     /// Pushed back and then brought forward again, a timer is due at the
     /// earlier deadline.
     @Test func aTimerBroughtForwardAfterAPushBack() {
-        let queue = TimerQueue()
+        let queue = TimerHeap()
         queue.set(slot: 0, due: 10)
         queue.set(slot: 1, due: 20)
         queue.set(slot: 1, due: 50)
