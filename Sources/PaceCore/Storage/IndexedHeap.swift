@@ -1,5 +1,5 @@
 // The one binary min-heap of the code. Its users:
-// - timers of slots (TimerQueue.swift: an episode's, and the key store's
+// - timers of slots (TimerHeap.swift: an episode's, and the key store's
 //   once they come out of order): an entry per slot with a timer, earliest
 //   deadline first, moved in place when a deadline moves;
 // - `--stats`' heavy hitters (Insight/HeavyHitters.swift): an entry per

@@ -11,7 +11,7 @@
 // - the idle keys that owe a count (the counting layer), which count within
 //   the same bound as the forgotten ones;
 // - the key store's timers while they are set in deadline order
-//   (TimerList.swift).
+//   (TimerQueue.swift).
 
 struct SlotLRU: ~Copyable {
     /// Per slot: the previous and next listed slot, or `notListed`.

@@ -1,126 +1,104 @@
-// Timers of slots, earliest first: the one heap (IndexedHeap.swift) with an
-// entry per slot that has a timer (`TimerHeap`, below), and the key store's
-// `TimerQueue` (TimerList.swift), a list that becomes that heap when its
-// timers stop coming in deadline order. Each key owns at most one timer, so
-// its entry is found by its slot and moved in place when a debounce pushes
-// its deadline back, instead of piling up stale entries (an endless keyed
-// burst would otherwise grow the heap without bound).
+// The key store's timers: a list in the order they were set while that is
+// their deadlines' order, the heap (TimerHeap.swift) from the first timer
+// that is not.
 //
-// In the heap, a timer pushed back is not re-sorted at once. Its entry keeps
-// its place, ordered by the deadline it had, and only notes the new one
-// (`latest`); it is re-sorted when the old deadline comes to the top, by
-// then often pushed back many times (a count limit's timer moves with every
-// line it lets through, a debounce's with every line). The top entry is
-// always re-sorted at once, so `first` is exact: every other entry's real
-// deadline is at or after the one it is ordered by, which is at or after
-// the top's.
+// Most runs set their timers in deadline order: a debounce's deadline is
+// the line's time and the window, a throttle's its window's start and the
+// window, and the clock never runs back. Then the list (SlotLRU, a doubly
+// linked list through slot numbers, with each slot's deadline beside it) is
+// in deadline order too: setting a timer moves its slot to the list's end,
+// and the earliest is the first. The heap kept such timers in order at a
+// cost: each pop re-sorted the timers pushed back meanwhile (85 of a keyed
+// debounce's 640 instructions a line, with 16 keys).
+//
+// A deadline before the last one set (`--max-wait` cutting a burst short, a
+// `--state` restore, a timestamp that runs back) is out of the list's
+// order: then every listed timer goes into the heap, oldest first, and the
+// heap holds them all for the rest of the run (going back and forth would
+// allocate at each change). The list's storage is given back then.
+//
+// Timers due at one instant come out in the order they were set in the
+// list, and in the heap's order of entries in the heap; the scheduler sorts
+// what they emit (Scheduler.fireBatch), so neither order reaches the output.
 
-/// What the scheduler needs of a key store's timers: each slot's one timer,
-/// the earliest first.
-package protocol SlotTimers {
-    /// Sets (or moves) the timer of `slot` to `due`.
-    mutating func set(slot: Int32, due: Instant)
-    /// When the earliest timer is due, if any.
-    var firstDue: Instant? { get }
-    /// Removes the earliest timer; returns its slot.
-    mutating func popFirst() -> Int32
-    /// When the timer of `slot` is due, if one is set.
-    func due(of slot: Int32) -> Instant?
-    /// Removes the timer of `slot`, if one is set (`--batch`: a batch that
-    /// filled up before its debounce's deadline).
-    mutating func cancel(slot: Int32)
-}
+/// The key store's timers.
+package final class TimerQueue: SlotTimers {
+    // The class has one owner, and its accesses never overlap: unchecked,
+    // as the heap's.
+    /// True while every timer is listed, in deadline order.
+    @exclusivity(unchecked) private var listed = true
+    @exclusivity(unchecked) private var list = SlotLRU()
+    /// Each listed slot's deadline.
+    @exclusivity(unchecked) private var dues = SlotArray<Instant>(empty: .max)
+    private let heap = TimerHeap()
 
-/// Timers in a heap: an episode's (Episodes.swift), and the key store's
-/// once they come out of order (TimerList.swift).
-package typealias TimerHeap = IndexedHeap<TimerEntry>
+    package init() {}
 
-/// One slot's timer.
-package struct TimerEntry: HeapEntry {
-    /// The deadline the heap orders this entry by: `latest`, or an earlier
-    /// one it was pushed back from (never in the top entry).
-    var due: Instant
-    /// When the timer is due.
-    var latest: Instant
-    /// Tie-break between equal deadlines: the order timers were set in, or
-    /// re-sorted in when pushed back. Emission order at one instant is
-    /// settled by the scheduler, which sorts a batch of equal deadlines by
-    /// pending event; this only makes the heap itself deterministic.
-    var order: UInt64
-    package var slot: Int32
-
-    @inline(__always)
-    package static func precedes(_ a: TimerEntry, _ b: TimerEntry) -> Bool {
-        a.due < b.due || (a.due == b.due && a.order < b.order)
-    }
-}
-
-extension IndexedHeap: SlotTimers where Entry == TimerEntry {
-    @inline(__always)
-    package var firstDue: Instant? { first?.due }
+    /// True once the timers went into the heap (tests).
+    var inHeap: Bool { !listed }
 
     /// Sets (or moves) the timer of `slot` to `due`.
     @inline(__always)
     package func set(slot: Int32, due: Instant) {
-        let at = place(of: slot)
-        if at > 0, due >= self[at].due {
-            // Pushed back, below the top: re-sorted once its old deadline
-            // is the earliest.
-            self[at].latest = due
+        guard listed else { return heap.set(slot: slot, due: due) }
+        let last = list.newest
+        if last < 0 || due >= dues[Int(last)] {
+            if list.contains(slot) {
+                // Due when it was: it keeps its place among equal deadlines.
+                if dues[Int(slot)] == due { return }
+                list.remove(slot)
+            }
+            dues.reserve(Int(slot))
+            list.push(slot)
+            dues[Int(slot)] = due
             return
         }
-        let entry = TimerEntry(due: due, latest: due, order: nextStamp(), slot: slot)
-        guard at >= 0 else {
-            insert(entry)
+        setOutOfOrder(slot: slot, due: due)
+    }
+
+    /// A deadline before the last one set: the one timer moves, or every
+    /// timer goes into the heap.
+    @inline(never)
+    private func setOutOfOrder(slot: Int32, due: Instant) {
+        if list.count == 1 && list.newest == slot {
+            dues[Int(slot)] = due
             return
         }
-        // The only timer moves (every reschedule of a lone key): nothing to
-        // compare it with.
-        if count == 1 {
-            self[0] = entry
-            return
+        while list.oldest >= 0 {
+            let first = list.popOldest()
+            let at = dues[Int(first)]
+            heap.insert(TimerEntry(due: at, latest: at, order: heap.nextStamp(), slot: first))
         }
-        let earlier = TimerEntry.precedes(entry, self[at])
-        self[at] = entry
-        if earlier { siftUp(at) } else { siftDown(at) }
-        settleTop()
+        list = SlotLRU()
+        dues = SlotArray(empty: .max, capacity: 1)
+        listed = false
+        heap.set(slot: slot, due: due)
+    }
+
+    /// When the earliest timer is due, if any.
+    @inline(__always)
+    package var firstDue: Instant? {
+        guard listed else { return heap.firstDue }
+        let first = list.oldest
+        return first >= 0 ? dues[Int(first)] : nil
     }
 
     /// Removes the earliest timer; returns its slot.
     @inline(__always)
-    package func popFirst() -> Int32 { popFirstEntry().slot }
-
-    /// Removes and returns the earliest timer.
-    func popFirstEntry() -> TimerEntry {
-        let top = removeFirst()
-        if count > 0 { settleTop() }
-        return top
+    package func popFirst() -> Int32 {
+        listed ? list.popOldest() : heap.popFirst()
     }
 
     /// When the timer of `slot` is due, if one is set.
     package func due(of slot: Int32) -> Instant? {
-        let at = place(of: slot)
-        return at >= 0 ? self[at].latest : nil
+        guard listed else { return heap.due(of: slot) }
+        return list.contains(slot) ? dues[Int(slot)] : nil
     }
 
     /// Removes the timer of `slot`, if one is set (`--batch`: a batch that
     /// filled before its debounce's deadline).
     package func cancel(slot: Int32) {
-        let at = place(of: slot)
-        guard at >= 0 else { return }
-        _ = remove(at: at)
-        if count > 0 { settleTop() }
-    }
-
-    /// Re-sorts the top entry until it is ordered by its own deadline: a
-    /// timer pushed back goes down to where that deadline belongs, and the
-    /// one that comes up may have been pushed back too.
-    @inline(__always)
-    private func settleTop() {
-        while self[0].due != self[0].latest {
-            self[0].due = self[0].latest
-            self[0].order = nextStamp()
-            siftDown(0)
-        }
+        guard listed else { return heap.cancel(slot: slot) }
+        if list.contains(slot) { list.remove(slot) }
     }
 }
