@@ -90,8 +90,19 @@ package struct FieldPosition: Equatable {
 @inline(__always)
 func fieldRange(_ line: UnsafeRawBufferPointer, field: Int, after known: FieldPosition) -> Range<Int> {
     let n = contentLength(line)
-    guard let start = fieldStart(line, field: field, end: n, from: min(known.offset, n), seen: known.field) else {
-        return 0..<0
+    // The commonest line of all has the field right after the known place's
+    // field, one blank between them (`1795953600.000569 host04 ...`): told
+    // by two bytes, without the walk (`--replay --debounce 300ms --key-field
+    // 2`: 614 instructions a line -> 595).
+    let next = known.offset &+ 1
+    let start: Int
+    if known.field &+ 1 == field && next < n && isBlank(line[known.offset]) && !isBlank(line[next]) {
+        start = next
+    } else {
+        guard let found = fieldStart(line, field: field, end: n, from: min(known.offset, n), seen: known.field) else {
+            return 0..<0
+        }
+        start = found
     }
     return start..<nextBlank(line, from: start, end: n)
 }

@@ -9,7 +9,8 @@
 // in deadline order too: setting a timer moves its slot to the list's end,
 // and the earliest is the first. The heap kept such timers in order at a
 // cost: each pop re-sorted the timers pushed back meanwhile (85 of a keyed
-// debounce's 640 instructions a line, with 16 keys).
+// debounce's 642 instructions a line, with 16 keys; the list's relinks cost
+// about 57 of them, so the list saved 28: 642 -> 614).
 //
 // A deadline before the last one set (`--max-wait` cutting a burst short, a
 // `--state` restore, a timestamp that runs back) is out of the list's

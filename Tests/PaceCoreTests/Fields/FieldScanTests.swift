@@ -64,6 +64,41 @@ struct FieldScanTests {
         }
     }
 
+    @Test func aKeyFieldFromAKnownPlaceIsTheFieldAPlainSplitGives() {
+        // fieldRange tells the field right after a known place by two bytes
+        // when one blank is there. Through the key extractor, from any byte
+        // of field F or of the blanks after it, and from nothing known (F
+        // 0), every key field is the plain split's (an earlier field too:
+        // the search then starts at the line's start).
+        var rng = SplitMix64(seed: 7)
+        let alphabet: [UInt8] = [0x20, 0x20, 0x20, 0x09, 0x0D, 0x21, 0x1F, 0x0A, 0x00] + Array("abcdefgh0123.:[".utf8)
+        let extractors = (1...6).map { KeyExtractor(selector("\($0)"), delimiter: nil) }
+        withExtendedLifetime(extractors) {
+            for _ in 0..<4_000 {
+                let line = (0..<rng.below(40)).map { _ in alphabet[rng.below(alphabet.count)] }
+                line.withUnsafeBytes { raw in
+                    var places = [FieldPosition.none]
+                    for known in 1...4 {
+                        let own = referenceField(line, known)
+                        guard !own.isEmpty else { continue }
+                        var after = own.upperBound
+                        while after < line.count && (line[after] == 0x20 || line[after] == 0x09) { after += 1 }
+                        for offset in own.lowerBound...max(own.upperBound, after - 1) {
+                            places.append(FieldPosition(field: known, offset: offset))
+                        }
+                    }
+                    for place in places {
+                        for field in 1...6 {
+                            let expected = Array(line[referenceField(line, field)])
+                            #expect(Array(extractors[field - 1].key(of: raw, after: place)) == expected,
+                                    "\(line) field \(field) from \(place.field) at \(place.offset)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aLineHasNoContentWhenItIsEmptyOrALoneCarriageReturn() {
         let cases: [([UInt8], Bool)] = [
             ([], true), ([0x0D], true), ([0x20], false), ([0x0A], false), ([0x0D, 0x0D], false),
