@@ -162,10 +162,13 @@ struct EpisodeBook: ~Copyable {
         return true
     }
 
-    /// Whether the episode of `slot` is due to resolve at `due`.
+    /// Whether the episode of `slot` is due to resolve at `due`. Never at
+    /// the end of time: `.max` is also the T of an episode with none (a
+    /// key holding lines, a T past the end), and a key at that instant may
+    /// still hold lines due there (a `--rate` backlog pinned to it).
     func resolves(_ slot: Int32, at due: Instant) -> Bool {
         let record = records[Int(slot)]
-        return record.open && record.resolveAt == due
+        return due != .max && record.open && record.resolveAt == due
     }
 
     /// Closes the episode of `slot`; true when its key may be forgotten now.

@@ -91,6 +91,37 @@ private func out(_ list: [(Int64, String, Int64, EpisodeMark)]) -> [Emitted] {
         #expect(run.heldKeysAtEnd == 0)
     }
 
+    // The end of time (Int64 nanoseconds, 2262): a T at or past it is
+    // never, as a T past it always was. A backlog pinned there still held
+    // L3 and L4 when L2 went out at the episode's T (also pinned there):
+    // that was a crash.
+    @Test func noResolutionAtTheEndOfTime() {
+        let e = Instant.max.nanoseconds - 5 * ms
+        let rate = Rate<EventNumber>(rate: CellRate(count: 1, per: Nanoseconds(10 * ms), burst: 1))
+        let backlog = runEpisodes(rate, quiet: Nanoseconds(5 * ms), keyed: true, events: ["L1", "L2", "L3", "L4"].map {
+            ReferenceEvent(time: Instant(e), key: "a", line: $0)
+        })
+        #expect(backlog.out == [
+            Emitted(time: Instant(e), line: Array("L1".utf8), count: 1, mark: .first),
+            Emitted(time: .max, line: Array("L2".utf8), count: 1, mark: .repeat),
+            Emitted(time: .max, line: Array("L3".utf8), count: 1, mark: .repeat),
+            Emitted(time: .max, line: Array("L4".utf8), count: 1, mark: .repeat),
+        ])
+        // Every line at the end of time itself: the windows, pinned there,
+        // have ended at once, so every line passes; no resolution.
+        let throttle = runEpisodes(ThrottleFirst(window: Nanoseconds(1_000 * ms)), quiet: Nanoseconds(1_000 * ms),
+                                   keyed: true, events: [
+            ReferenceEvent(time: .max, key: "a", line: "L1"), ReferenceEvent(time: .max, key: "b", line: "L2"),
+            ReferenceEvent(time: .max, key: "a", line: "L3"), ReferenceEvent(time: .max, key: "b", line: "L4"),
+        ])
+        #expect(throttle.out == [
+            Emitted(time: .max, line: Array("L1".utf8), count: 1, mark: .first),
+            Emitted(time: .max, line: Array("L2".utf8), count: 1, mark: .first),
+            Emitted(time: .max, line: Array("L3".utf8), count: 1, mark: .repeat),
+            Emitted(time: .max, line: Array("L4".utf8), count: 1, mark: .repeat),
+        ])
+    }
+
     // A key with an open episode is remembered until it closes, though its
     // policy (a throttle-last window of 10, whose timer fires) is idle long
     // before.
