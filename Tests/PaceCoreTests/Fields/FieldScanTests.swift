@@ -24,6 +24,22 @@ private func referenceField(_ line: [UInt8], _ field: Int) -> Range<Int> {
     return 0..<0
 }
 
+/// Every place a search may start from: each byte of fields 1 to 4 and of
+/// the blanks after each, as FieldPosition(field: F, offset: byte).
+private func knownPlaces(_ line: [UInt8]) -> [FieldPosition] {
+    var places: [FieldPosition] = []
+    for known in 1...4 {
+        let own = referenceField(line, known)
+        guard !own.isEmpty else { continue }
+        var after = own.upperBound
+        while after < line.count && (line[after] == 0x20 || line[after] == 0x09) { after += 1 }
+        for offset in own.lowerBound...max(own.upperBound, after - 1) {
+            places.append(FieldPosition(field: known, offset: offset))
+        }
+    }
+    return places
+}
+
 struct FieldScanTests {
     @Test func fieldsMatchAPlainSplit() {
         var rng = SplitMix64(seed: 5)
@@ -47,17 +63,10 @@ struct FieldScanTests {
         for _ in 0..<4_000 {
             let line = (0..<rng.below(48)).map { _ in alphabet[rng.below(alphabet.count)] }
             line.withUnsafeBytes { raw in
-                for known in 1...4 {
-                    let own = referenceField(line, known)
-                    guard !own.isEmpty else { continue }
-                    var after = own.upperBound
-                    while after < line.count && (line[after] == 0x20 || line[after] == 0x09) { after += 1 }
-                    for offset in own.lowerBound...max(own.upperBound, after - 1) {
-                        for field in (known + 1)...6 {
-                            let position = FieldPosition(field: known, offset: offset)
-                            #expect(fieldRange(raw, field: field, after: position) == referenceField(line, field),
-                                    "\(line) field \(field) from \(known) at \(offset)")
-                        }
+                for place in knownPlaces(line) {
+                    for field in (place.field + 1)...6 {
+                        #expect(fieldRange(raw, field: field, after: place) == referenceField(line, field),
+                                "\(line) field \(field) from \(place.field) at \(place.offset)")
                     }
                 }
             }
@@ -77,17 +86,7 @@ struct FieldScanTests {
             for _ in 0..<4_000 {
                 let line = (0..<rng.below(40)).map { _ in alphabet[rng.below(alphabet.count)] }
                 line.withUnsafeBytes { raw in
-                    var places = [FieldPosition.none]
-                    for known in 1...4 {
-                        let own = referenceField(line, known)
-                        guard !own.isEmpty else { continue }
-                        var after = own.upperBound
-                        while after < line.count && (line[after] == 0x20 || line[after] == 0x09) { after += 1 }
-                        for offset in own.lowerBound...max(own.upperBound, after - 1) {
-                            places.append(FieldPosition(field: known, offset: offset))
-                        }
-                    }
-                    for place in places {
+                    for place in [FieldPosition.none] + knownPlaces(line) {
                         for field in 1...6 {
                             let expected = Array(line[referenceField(line, field)])
                             #expect(Array(extractors[field - 1].key(of: raw, after: place)) == expected,
