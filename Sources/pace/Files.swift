@@ -18,10 +18,15 @@ func argumentBytes() -> [[UInt8]]? {
     }
 }
 
-/// open(2) on a file name given as bytes.
+/// open(2) on a file name given as bytes. An open that waits (a FIFO's,
+/// for the other end) and is interrupted by a signal that lets pace go on
+/// (SIGUSR1's summary) is made again; the signals that end pace end it.
 func open(path: [UInt8], _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
     let cPath = path.map { CChar(bitPattern: $0) } + [0]
-    return open(cPath, flags, mode)
+    while true {
+        let fd = open(cPath, flags, mode)
+        if fd >= 0 || errno != EINTR { return fd }
+    }
 }
 
 /// `<path>: <why>`, the path's bytes as given.
@@ -105,6 +110,11 @@ struct FileIdentity: Equatable {
     /// Nil for anything but a regular file.
     init?(regular info: stat) {
         guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        self.init(any: info)
+    }
+
+    /// Whatever the file's type (a directory's, for `FuturePlace`).
+    init(any info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }
@@ -112,10 +122,11 @@ struct FileIdentity: Equatable {
 
 // MARK: - The state file
 
-/// `--state FILE` may not be the input, stdout's file, or the `--record`
-/// or `--dropped` file (SPEC): a save renames a new file over it. Checked
-/// before anything is created, on FILE's identity when it exists, and on
-/// the names as given otherwise.
+/// `--state FILE` may not be the input, stdout's file, or the `--record`,
+/// `--dropped` or `--metrics` file (SPEC): a save renames a new file over
+/// it. Checked before anything is created: on FILE's identity when it
+/// exists, and otherwise on where it would be made (its directory and last
+/// name), against each other file that does not exist yet either.
 func checkStateFile(_ path: [UInt8], input: Int32, outputs: [OutputFile]) -> UsageError? {
     let quoted = Array("'--state' file '".utf8) + path + Array("'".utf8)
     var info = stat()
@@ -129,11 +140,45 @@ func checkStateFile(_ path: [UInt8], input: Int32, outputs: [OutputFile]) -> Usa
             return UsageError(bytes: quoted + Array(" is stdout's file (a save would replace the output)".utf8))
         }
     }
+    // A FILE not made yet is where it would be made: `d/u`, `d/./u` and
+    // `d/../d/u` name one file, which the other flag's file (not made yet
+    // either) must not be.
+    let place = identity == nil ? FuturePlace(path) : nil
     for output in outputs {
         let outputPath = output.path.map { CChar(bitPattern: $0) } + [0]
+        let exists = stat(outputPath, &info) == 0
         let same = output.path == path
-            || (identity != nil && stat(outputPath, &info) == 0 && FileIdentity(regular: info) == identity)
+            || (identity != nil && exists && FileIdentity(regular: info) == identity)
+            || (place != nil && !exists && FuturePlace(output.path) == place)
         if same { return UsageError(bytes: quoted + Array(" is also the '\(output.flag)' file".utf8)) }
     }
     return nil
 }
+
+/// Where a file that does not exist would be made: its directory (device and
+/// inode) and its last name. Nil when the directory cannot be looked at, or
+/// the last name is `.` or `..` (no file is made then).
+struct FuturePlace: Equatable {
+    let directory: FileIdentity
+    let name: [UInt8]
+
+    init?(_ path: [UInt8]) {
+        let slash = UInt8(ascii: "/")
+        var end = path.count
+        while end > 1 && path[end - 1] == slash { end -= 1 }
+        let trimmed = path[..<end]
+        let directoryPath: [UInt8]
+        if let cut = trimmed.lastIndex(of: slash) {
+            directoryPath = cut == 0 ? [slash] : Array(trimmed[..<cut])
+            name = Array(trimmed[(cut + 1)...])
+        } else {
+            directoryPath = [UInt8(ascii: ".")]
+            name = Array(trimmed)
+        }
+        guard !name.isEmpty, name != [UInt8(ascii: ".")], name != Array("..".utf8) else { return nil }
+        var info = stat()
+        guard stat(directoryPath.map { CChar(bitPattern: $0) } + [0], &info) == 0 else { return nil }
+        directory = FileIdentity(any: info)
+    }
+}
+

@@ -242,6 +242,34 @@ struct StateEndToEndTests {
                                     + usageHintTail, status: 2))
     }
 
+    @Test("a --state FILE not made yet is refused when another flag's file names the same place another way")
+    func refusedFutureNames() throws {
+        let dir = try StateDirectory()
+        let folder = dir.url.path
+        for (flag, other) in [("--dropped", "\(folder)/./keys.state"), ("--record", "\(folder)/../\(dir.url.lastPathComponent)/keys.state"),
+                              ("--metrics", "\(folder)//keys.state")] {
+            #expect(try Pace.run(["--throttle", "1s", "--state", dir.state, flag, other], stdin: "a\nb\n")
+                    == PaceResult(stdout: [], stderr: "pace: '--state' file '\(dir.state)' is also the '\(flag)' file\n"
+                                  + usageHintTail, status: 2))
+        }
+        #expect(dir.bytes == nil)
+        // Another name in the same directory is another file.
+        let result = try Pace.run(["--throttle", "1s", "--state", dir.state, "--dropped", "\(folder)/./dropped"], stdin: "a\nb\n")
+        #expect(result == PaceResult(stdout: Array("a\n".utf8), stderr: "", status: 0))
+        #expect(FileManager.default.contents(atPath: "\(folder)/dropped") == Data("b\n".utf8))
+        #expect(dir.text.hasPrefix("pace state 1\n"))
+    }
+
+    @Test("a --state FILE that is a FIFO is not a pace state, and pace does not wait to open it")
+    func fifoState() throws {
+        let dir = try StateDirectory()
+        #expect(mkfifo(dir.state, 0o600) == 0)
+        let result = try Pace.run(["--throttle", "1s", "--state", dir.state], stdin: "a\n")
+        #expect(result.status == 2)
+        #expect(result.stdout == [])
+        #expect(result.stderr.hasPrefix("pace: '--state' file '\(dir.state)' is not a pace state (its first line is not 'pace state 1')\n"))
+    }
+
     @Test("a directory pace cannot write in is refused")
     func unwritableDirectory() throws {
         // /proc refuses new files to everyone, root included.

@@ -17,6 +17,17 @@ import Testing
 private let blockingLines = ["k1 ", "k2 ", "k3 "].map { $0 + String(repeating: "x", count: 50_000 - 3) + "\n" }.joined()
     + "k4 small\n"
 
+/// True once pace sleeps in open(2) of a FIFO until a writer comes: the
+/// kernel shows where (10 s at most).
+private func waitUntilOpening(_ pace: PipedPace) -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        if (try? String(contentsOfFile: "/proc/\(pace.pid)/wchan", encoding: .utf8)) == "wait_for_partner" { return true }
+        usleep(1000)
+    }
+    return false
+}
+
 @Suite("SIGHUP, SIGQUIT, and signals at start", .serialized)
 struct TerminatingSignalTests {
     @Test("SIGHUP and SIGQUIT end input as SIGTERM does: the pending line is emitted, exit 128 + N",
@@ -54,19 +65,37 @@ struct TerminatingSignalTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
         let pace = try PipedPace(["--throttle", "1s", fifo])
-        // open(2) sleeps until a writer comes: the kernel shows where.
-        let deadline = Date().addingTimeInterval(10)
-        var waiting = false
-        while !waiting && Date() < deadline {
-            waiting = (try? String(contentsOfFile: "/proc/\(pace.pid)/wchan", encoding: .utf8)) == "wait_for_partner"
-            if !waiting { usleep(1000) }
-        }
-        #expect(waiting)
+        #expect(waitUntilOpening(pace))
         kill(pace.pid, signal)
         let end = pace.finish(timeout: 5)
         #expect(end.output == [])
         #expect(end.errors == "")
         #expect(end.status == status)
         #expect(pace.process.terminationReason == .exit)
+    }
+
+    @Test("SIGUSR1 while pace opens its input (a FIFO with no writer yet): the open goes on, and so does the run")
+    func summaryAtStart() throws {
+        let fifo = NSTemporaryDirectory() + "pace-start-\(getpid())-\(UUID().uuidString)"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let pace = try PipedPace(["--throttle", "1s", fifo])
+        #expect(waitUntilOpening(pace))
+        // Delivered (not pending), so the open was interrupted: made again,
+        // it waits for a writer still.
+        #expect(pace.send(SIGUSR1))
+        let reopened = waitUntilOpening(pace)
+        #expect(reopened)
+        if reopened {
+            let writer = open(fifo, O_WRONLY)
+            #expect(writer >= 0)
+            #expect(write(writer, "a\n", 2) == 2)
+            close(writer)
+        }
+        let end = pace.finish(timeout: 5)
+        #expect(end.output == Array("a\n".utf8))
+        #expect(end.errors.hasPrefix("pace: stats:\n  events in:"))
+        #expect(!end.errors.contains("Interrupted"))
+        #expect(end.status == 0)
     }
 }

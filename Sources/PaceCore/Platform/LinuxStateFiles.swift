@@ -66,14 +66,18 @@ enum StateFiles {
     /// An errno in words.
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-    /// The whole file, or nil when there is none.
+    /// The whole file, or nil when there is none. Anything but a regular
+    /// file reads as empty, so it is not a pace state: it is not read (a
+    /// FIFO would wait for a writer, /dev/zero never end), and O_NONBLOCK
+    /// keeps the open of a FIFO from waiting.
     static func read(_ path: [UInt8]) -> Result<[UInt8]?, Errno> {
-        let fd = open(cPath(path), O_RDONLY | O_CLOEXEC)
+        let fd = open(cPath(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 { return errno == ENOENT ? .success(nil) : .failure(Errno(errno)) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(Errno(errno)) }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(Errno(EISDIR)) }
+        if (info.st_mode & S_IFMT) != S_IFREG { return .success([]) }
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var used = 0
         while true {
