@@ -1,6 +1,7 @@
 // `--stats` counts distinct keys exactly, through the real binary (issue 15:
 // keys were counted by a hash that put `2` and `12` together).
 
+import Glibc
 import Testing
 
 @Suite("Distinct keys in --stats, end to end")
@@ -64,5 +65,26 @@ struct KeyStatsEndToEndTests {
         #expect(result.stdoutText == input)
         #expect(result.stderr.contains("\n  distinct keys:       1000\n"))
         #expect(result.stderr.contains("\npace: stats by key (top 10 of 1000 by events in):\n"))
+    }
+
+    @Test("SIGUSR1 in a keyed run without --stats: its summary says the distinct keys were not counted, not 0")
+    func uncountedKeys() throws {
+        let pace = try PipedPace(["--throttle", "1s", "--key-field", "1"])
+        pace.write("a\nb\nc\n")
+        for key in ["a", "b", "c"] { #expect(pace.readLine() == key) }
+        #expect(pace.send(SIGUSR1))
+        var summary: [String] = []
+        while let line = pace.readLine(stderr: true) {
+            summary.append(line)
+            if line.hasPrefix("  empty lines:") { break }
+        }
+        #expect(summary == ["pace: stats:", "  events in:           3", "  emitted:             3",
+                            "  dropped:             0", "  distinct keys:       not counted (without --stats)",
+                            "  peak active keys:    3", "  clamped timestamps:  0", "  bad-time lines:      0",
+                            "  passed through:      0", "  empty lines:         0"])
+        let end = pace.finish()
+        #expect(end.output == [])
+        #expect(end.errors == "")
+        #expect(end.status == 0)
     }
 }

@@ -155,6 +155,7 @@ struct RunPlan {
         summary.reportsEpisodes = configuration.resolveAfter != nil
         summary.reportsExempt = configuration.exempt != nil
         summary.reportsThenEvery = configuration.thenEvery != nil
+        summary.distinctKeysUncounted = configuration.keyField != nil && !configuration.stats
         // Values found in one walk of the line (LineWalk.swift).
         let walks = mode.walks ?? LineWalks(configuration, timed: false)
         let exempt = configuration.exempt.map {

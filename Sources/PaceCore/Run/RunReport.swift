@@ -42,6 +42,11 @@ package struct RunReport: Equatable, Sendable {
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
     package var reportsBacklog = false
 
+    /// A keyed run without `--stats` does not count its distinct keys (a set
+    /// of every key seen, for a summary not asked for): SIGUSR1's summary
+    /// says so instead of a number.
+    package var distinctKeysUncounted = false
+
     /// `--batch`: `--stats` shows the batches and the largest one.
     package var reportsBatches = false
 
@@ -103,8 +108,8 @@ package struct RunReport: Equatable, Sendable {
 
     /// `--stats`' summary for stderr.
     package var statsText: String {
-        let distinct = scheduler.distinctKeysEstimated ? estimateText(scheduler.distinctKeys)
-                                                       : String(scheduler.distinctKeys)
+        let distinct = distinctKeysUncounted ? "not counted (without --stats)"
+            : scheduler.distinctKeysEstimated ? estimateText(scheduler.distinctKeys) : String(scheduler.distinctKeys)
         var rows: [(String, String)] = [
             ("events in", String(scheduler.eventsIn)),
             ("emitted", String(scheduler.emitted)),
