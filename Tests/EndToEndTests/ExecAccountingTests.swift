@@ -239,10 +239,14 @@ struct ExecAccountingTests {
                           "  commands not run:    1"])
         c.release("1")
         #expect(pace.readLine() == "end 1")
-        let (rest, _, status) = pace.finish()
+        let (rest, errors, status) = pace.finish()
         #expect(rest == [])
         #expect(status == 0)
         #expect(isGone(pid(one)))
+        // Line 2, never run, is not emitted but dropped: what --dropped
+        // would get (SPEC), as --metrics counts it.
+        let rows = errors.split(separator: "\n").filter { $0.hasPrefix("  emitted:") || $0.hasPrefix("  dropped:") }
+        #expect(rows == ["  emitted:             1", "  dropped:             1"])
     }
 
     /// The summary of a run of one line, emitted, whose one command ran.

@@ -94,11 +94,11 @@ struct MetricsTests {
         #expect(startSample.prefix(2) == ["pace_start_time_seconds", "gauge"])
         let start = startSample.last.flatMap { Double($0) } ?? 0
         #expect(abs(start - Date().timeIntervalSince1970) < 60)
-        // Against --stats: emitted, and the discarded are its dropped plus
-        // the skipped lines (bad-time, empty): every line --dropped got.
+        // Against --stats: emitted, and the discarded are its dropped (SPEC):
+        // every line --dropped got, the skipped ones (bad-time, empty) too.
         #expect(statsRow(result.stderr, "emitted") == "3")
         let rows = ["dropped", "empty lines", "bad-time lines"].map { statsRow(result.stderr, $0).flatMap { Int($0) } ?? -1 }
-        #expect(rows == [2, 1, 1])
+        #expect(rows == [4, 1, 1])
         let droppedLines = try String(contentsOfFile: dropped, encoding: .utf8)
         #expect(droppedLines == "\nx bad\n4 a\n3.5 a\n")
     }

@@ -104,13 +104,14 @@ struct ReplayEndToEndTests {
         let result = try Pace.run(["--leading", "100ms", "--replay", "--stats"], stdin: input)
         // a emitted (window to 100); b at 100 opens anew: emitted, window to
         // 200; c at 50 is clamped to 100, inside the window, extends it to
-        // 200; d at 300 emitted.
+        // 200; d at 300 emitted. Dropped: c, and the two empty lines replay
+        // skips (what --dropped would get).
         #expect(result.stdoutText == "0ms a\n100ms b\n300ms d\n")
         #expect(result.stderr == """
             pace: stats:
               events in:           4
               emitted:             3
-              dropped:             1
+              dropped:             3
               distinct keys:       1
               peak active keys:    1
               clamped timestamps:  1

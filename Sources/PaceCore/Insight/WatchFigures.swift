@@ -48,7 +48,8 @@ extension WatchFigures {
         let notRun = commands?.notRun ?? 0
         linesRead = stats.eventsIn + report.badTime + skippedEmpty
         emitted = stats.emitted + report.passed - notRun
-        discarded = (stats.eventsIn - stats.emitted - pending) + skippedEmpty + (skipsBadTime ? report.badTime : 0) + notRun
+        discarded = RunReport.discarded(stats, pending: pending, skipped: skippedEmpty + (skipsBadTime ? report.badTime : 0),
+                                        notRun: notRun)
         badTime = report.badTime
         self.pending = pending
         // Unkeyed, the one state counts as a key once an event has come.

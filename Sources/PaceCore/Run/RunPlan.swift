@@ -156,6 +156,8 @@ struct RunPlan {
         summary.reportsExempt = configuration.exempt != nil
         summary.reportsThenEvery = configuration.thenEvery != nil
         summary.distinctKeysUncounted = configuration.keyField != nil && !configuration.stats
+        summary.skipsEmptyLines = configuration.replay
+        summary.skipsBadTime = configuration.onBadTime == .skip
         // Values found in one walk of the line (LineWalk.swift).
         let walks = mode.walks ?? LineWalks(configuration, timed: false)
         let exempt = configuration.exempt.map {

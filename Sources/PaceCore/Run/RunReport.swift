@@ -102,9 +102,28 @@ package struct RunReport: Equatable, Sendable {
         return soFar
     }
 
-    /// Events that entered the policy and were discarded: did not come out,
-    /// and are not pending.
-    package var dropped: Int64 { scheduler.eventsIn - scheduler.emitted - pending }
+    /// Replay skips empty lines (live, they are events); `--on-bad-time
+    /// skip` skips a line without a time. Both go to `--dropped`.
+    package var skipsEmptyLines = false
+    package var skipsBadTime = false
+
+    /// Every line `--dropped` gets (SPEC: the metrics' discarded is
+    /// `--stats`' dropped): events that entered the policy and did not come
+    /// out and are not pending, lines skipped, and lines `--exec` never ran.
+    package var dropped: Int64 {
+        Self.discarded(scheduler, pending: pending, skipped: (skipsEmptyLines ? emptyLines : 0) + (skipsBadTime ? badTime : 0),
+                       notRun: commands?.notRun ?? 0)
+    }
+
+    /// Written or run: what the policy emitted, less the lines whose
+    /// command never ran.
+    package var emitted: Int64 { scheduler.emitted - (commands?.notRun ?? 0) }
+
+    /// What `--dropped` gets, from the counters: the one formula of
+    /// `--stats` and `--metrics`.
+    static func discarded(_ stats: SchedulerStats, pending: Int64, skipped: Int64, notRun: Int64) -> Int64 {
+        stats.eventsIn - stats.emitted - pending + skipped + notRun
+    }
 
     /// `--stats`' summary for stderr.
     package var statsText: String {
@@ -112,7 +131,7 @@ package struct RunReport: Equatable, Sendable {
             : scheduler.distinctKeysEstimated ? estimateText(scheduler.distinctKeys) : String(scheduler.distinctKeys)
         var rows: [(String, String)] = [
             ("events in", String(scheduler.eventsIn)),
-            ("emitted", String(scheduler.emitted)),
+            ("emitted", String(emitted)),
             ("dropped", String(dropped)),
         ]
         // Only where lines can be pending (a summary mid-run), so that the
