@@ -43,6 +43,27 @@ struct FileNameTests {
                                         + bytes(usageHintTail), status: 2))
     }
 
+    @Test("--exempt VALUES that are not UTF-8 match those bytes, not U+FFFD's")
+    func exemptBytes() throws {
+        let lines = bytes("level=") + [0xFF] + bytes(" a\nlevel=") + [0xFF] + bytes(" b\nlevel=") + [0xEF, 0xBF, 0xBD]
+            + bytes(" c\nlevel=") + [0xEF, 0xBF, 0xBD] + bytes(" d\n")
+        for form in [[bytes("--exempt"), bytes("level=") + [0xFF]], [bytes("--exempt=level=") + [0xFF]]] {
+            let result = try Pace.spawn([bytes("--throttle"), bytes("1h")] + form, stdin: lines)
+            // a and b are exempt; c opens the window, d is dropped in it.
+            #expect(result == RawResult(stdout: bytes("level=") + [0xFF] + bytes(" a\nlevel=") + [0xFF] + bytes(" b\nlevel=")
+                                            + [0xEF, 0xBF, 0xBD] + bytes(" c\n"), stderr: [], status: 0))
+        }
+    }
+
+    @Test("a --time-format pattern's literal byte that is not UTF-8 matches itself")
+    func patternBytes() throws {
+        let result = try Pace.spawn([bytes("--replay"), bytes("--throttle"), bytes("1s"), bytes("--time-format"),
+                                     bytes("%s") + [0xFF] + bytes("z"), bytes("--emit-time")],
+                                    stdin: bytes("1795953600") + [0xFF] + bytes("z a\n"))
+        #expect(result == RawResult(stdout: bytes("1795953600.000000\t1795953600") + [0xFF] + bytes("z a\n"),
+                                    stderr: [], status: 0))
+    }
+
     @Test("two FILEs are quoted with their own bytes")
     func twoNames() throws {
         let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), [0xFF], [0x80, 0x41]])

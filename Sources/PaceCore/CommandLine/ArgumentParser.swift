@@ -165,7 +165,7 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
     var config = Configuration(policy: policy)
     config.batch = batch
     if let (spelling, value) = typed.value(.keyField) {
-        switch FieldSelector.parse(value!) {
+        switch FieldSelector.parse(bytes: typed.valueBytes[.keyField] ?? Array(value!.utf8)) {
         case let .success(selector): config.keyField = selector
         case let .failure(error): throw UsageError("invalid field list for '\(spelling)': \(error)", hint: fieldHint)
         }
@@ -215,13 +215,13 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         config.droppedPath = path
     }
     if let (_, value) = typed.value(.timeFormat) {
-        config.timeFormat = try timeFormat(value!)
+        config.timeFormat = try timeFormat(value!, bytes: typed.valueBytes[.timeFormat] ?? Array(value!.utf8))
     }
     if let (spelling, value) = typed.value(.timeField) {
         if config.timeFormat == .record {
             throw UsageError("'--time-field' does not apply to --time-format record (its time is the line's prefix)")
         }
-        switch TimeField.parse(value!) {
+        switch TimeField.parse(bytes: typed.valueBytes[.timeField] ?? Array(value!.utf8)) {
         case let .success(field): config.timeField = field
         case let .failure(error): throw UsageError("invalid time field for '\(spelling)': \(error)", hint: timeFieldHint)
         }

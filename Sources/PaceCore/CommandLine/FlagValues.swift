@@ -182,10 +182,12 @@ func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOption
 /// typo from asking for billions.
 package let maximumJobs = 100_000
 
-func timeFormat(_ text: String) throws(UsageError) -> TimeFormat {
+/// `--time-format`'s value, as text and as the argument's bytes (a
+/// pattern's literal bytes need not be UTF-8).
+func timeFormat(_ text: String, bytes: [UInt8]) throws(UsageError) -> TimeFormat {
     if let named = TimeFormat.names.first(where: { $0.0 == text }) { return named.1 }
     if text.contains("%") {
-        switch TimePattern.compile(text) {
+        switch TimePattern.compile(bytes: bytes) {
         case let .success(pattern): return .pattern(pattern)
         case let .failure(error): throw UsageError(error.description)
         }
@@ -213,7 +215,7 @@ let countFieldHint = """
 /// `--exempt`, `--then-every` and `--count-field`, with their cross-flag rules.
 func floodOptions(_ typed: TypedArguments, _ config: inout Configuration, policy: String) throws(UsageError) {
     if let (spelling, value) = typed.value(.exempt) {
-        switch Exemption.parse(value ?? "") {
+        switch Exemption.parse(bytes: typed.valueBytes[.exempt] ?? Array((value ?? "").utf8)) {
         case let .success(exemption): config.exempt = exemption
         case let .failure(error): throw UsageError("invalid value for '\(spelling)': \(error)", hint: exemptHint)
         }

@@ -13,8 +13,13 @@ package struct Exemption: Equatable, Sendable {
     package let values: [[UInt8]]
 
     /// An `--exempt` value: `ITEM=VALUES`.
-    package static func parse(_ text: String) -> Result<Exemption, FieldSyntaxError> {
-        let bytes = Array(text.utf8)
+    package static func parse(_ text: String) -> Result<Exemption, FieldSyntaxError> { parse(bytes: Array(text.utf8)) }
+
+    /// An `--exempt` value as the bytes of its argument: VALUES are compared
+    /// as bytes, so one that is not UTF-8 stays as given (messages show such
+    /// a byte as U+FFFD).
+    package static func parse(bytes: [UInt8]) -> Result<Exemption, FieldSyntaxError> {
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
             return .failure(FieldSyntaxError(description: "'\(text)' is not ITEM=VALUES (no '=')"))
         }
@@ -27,7 +32,7 @@ package struct Exemption: Equatable, Sendable {
             return .failure(FieldSyntaxError(description: "'\(itemText)': the field is not masked ('~' is for --key-field)"))
         }
         let item: FieldItem
-        switch FieldSelector.parse(itemText) {
+        switch FieldSelector.parse(bytes: Array(bytes[..<equals])) {
         case let .success(selector):
             item = selector.items[0]
         case let .failure(error):

@@ -77,10 +77,15 @@ let maximumFieldNumber = 1_000_000
 
 extension FieldSelector {
     /// A `--key-field` value.
-    package static func parse(_ text: String) -> Result<FieldSelector, FieldSyntaxError> {
+    package static func parse(_ text: String) -> Result<FieldSelector, FieldSyntaxError> { parse(bytes: Array(text.utf8)) }
+
+    /// A field list as the bytes of its argument, so that a message names a
+    /// byte that is not UTF-8 as it is (not as U+FFFD's first byte).
+    package static func parse(bytes: [UInt8]) -> Result<FieldSelector, FieldSyntaxError> {
+        let text = String(decoding: bytes, as: UTF8.self)
         var items: [FieldItem] = []
         var masked: [Bool] = []
-        for part in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+        for part in bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
             var item = Array(part)
             let mask = item.last == UInt8(ascii: "~")
             if mask {
@@ -105,8 +110,11 @@ extension FieldSelector {
 
 extension TimeField {
     /// A `--time-field` value: one number or one NAME.
-    package static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> {
-        let bytes = Array(text.utf8)
+    package static func parse(_ text: String) -> Result<TimeField, FieldSyntaxError> { parse(bytes: Array(text.utf8)) }
+
+    /// A time field as the bytes of its argument (see `FieldSelector.parse(bytes:)`).
+    package static func parse(bytes: [UInt8]) -> Result<TimeField, FieldSyntaxError> {
+        let text = String(decoding: bytes, as: UTF8.self)
         if bytes.isEmpty { return .failure(FieldSyntaxError(description: "an empty time field")) }
         if bytes.contains(UInt8(ascii: ",")) {
             return .failure(FieldSyntaxError(description: "'\(text)': a time field is one field (a number or a NAME), not a list"))

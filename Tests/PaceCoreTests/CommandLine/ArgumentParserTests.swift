@@ -226,6 +226,15 @@ struct ArgumentParserTests {
         #expect(error.messageBytes == Array("'--delimiter' takes one byte ('".utf8) + [0xFF, 0xFE] + Array("' is 2 bytes)".utf8))
     }
 
+    @Test("a field NAME's byte that is not UTF-8 is named as it is, not as U+FFFD's first byte")
+    func nameByte() throws {
+        for flag in ["--key-field", "--time-field"] {
+            let arguments = [Array("--throttle".utf8), Array("1s".utf8), Array("--replay".utf8), Array(flag.utf8), [0x61, 0xFF]]
+            guard case let .failure(error) = parseArguments(bytes: arguments) else { Issue.record("accepted"); continue }
+            #expect(error.message.hasSuffix("is not a NAME: byte 255 (a NAME holds letters, digits and '_ - @ .')"))
+        }
+    }
+
     @Test("--help and --version win, but not after --")
     func helpAndVersion() throws {
         #expect(try parseArguments(["--help"]).get() == .help)

@@ -47,7 +47,14 @@ package struct TimePattern: Equatable, Sendable {
 
     /// Compiles `source`; the error message names the unknown directive.
     package static func compile(_ source: String) -> Result<TimePattern, PatternError> {
-        let bytes = Array(source.utf8)
+        compile(bytes: Array(source.utf8))
+    }
+
+    /// Compiles a pattern given as the bytes of its argument: a byte that is
+    /// not UTF-8 matches itself, as every other literal byte does (messages
+    /// show it as U+FFFD).
+    package static func compile(bytes: [UInt8]) -> Result<TimePattern, PatternError> {
+        let source = String(decoding: bytes, as: UTF8.self)
         var ops: [PatternOp] = []
         var i = 0
         while i < bytes.count {
