@@ -115,7 +115,9 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     }
 
     /// The run's figures now, read from what `--stats` reads. `now`: the
-    /// mode's time (replay: the virtual time reached).
+    /// mode's time (replay: the virtual time reached). Out of line, as
+    /// `show` is: the driver calls it once, after its loop.
+    @inline(never)
     func watchFigures(_ report: RunReport, commands: CommandStats?, live: Bool, skipsBadTime: Bool,
                       now: Instant) -> WatchFigures {
         WatchFigures(stats, report, pending: Int64(heldEvents), commands: commands, live: live,
