@@ -262,8 +262,8 @@ struct LiveExecTests {
         #expect([one, two].allSatisfy(isGone))
     }
 
-    @Test("SIGINT, SIGTERM, SIGHUP or SIGQUIT: SIGTERM to the running command, the waiting line never runs, pace exits 128 + N once it is gone",
-          arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
+    @Test("SIGINT, SIGTERM, SIGHUP or SIGQUIT (or SIGUSR2, SIGALRM, whose default would orphan the command): SIGTERM to the running command, the waiting line never runs, pace exits 128 + N once it is gone",
+          arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2, SIGALRM, SIGPROF])
     func signal(_ number: Int32) throws {
         let c = try Commands("""
             trap 'ev term; gate term-$n; exit 0' TERM

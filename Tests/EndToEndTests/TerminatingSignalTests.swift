@@ -1,5 +1,6 @@
 // SIGHUP and SIGQUIT act as SIGTERM does (SPEC: Semantics): pending lines
-// are emitted, then pace exits 129 or 131; a second terminating signal of
+// are emitted, then pace exits 129 or 131; so do SIGUSR2, SIGALRM and the
+// other signals whose default would end pace (docs/CHOICES.md); a second terminating signal of
 // any kind ends it at once with the first one's status. And a signal that
 // comes before the run begins (here: while pace waits in open(2) for a FIFO's
 // writer) ends pace with that status, not by the default action (death, or
@@ -30,8 +31,10 @@ private func waitUntilOpening(_ pace: PipedPace) -> Bool {
 
 @Suite("SIGHUP, SIGQUIT, and signals at start", .serialized)
 struct TerminatingSignalTests {
-    @Test("SIGHUP and SIGQUIT end input as SIGTERM does: the pending line is emitted, exit 128 + N",
-          arguments: [(SIGHUP, 129), (SIGQUIT, 131), (SIGTERM, 143), (SIGINT, 130)] as [(Int32, Int32)])
+    @Test("SIGHUP, SIGQUIT and the other signals that would end pace end input as SIGTERM does: the pending line is emitted, exit 128 + N",
+          arguments: [(SIGHUP, 129), (SIGQUIT, 131), (SIGTERM, 143), (SIGINT, 130), (SIGUSR2, 140), (SIGALRM, 142),
+                      (SIGVTALRM, 154), (SIGPROF, 155), (SIGIO, 157), (SIGPWR, 158), (SIGSTKFLT, 144), (SIGXCPU, 152)]
+            as [(Int32, Int32)])
     func endInput(signal: Int32, status: Int32) throws {
         let pace = try PipedPace(["--debounce", "1h"])
         pace.write("pending\n")
@@ -59,7 +62,7 @@ struct TerminatingSignalTests {
     }
 
     @Test("a signal while pace opens its input (a FIFO with no writer yet) ends it with 128 + N",
-          arguments: [(SIGTERM, 143), (SIGQUIT, 131), (SIGHUP, 129), (SIGINT, 130)] as [(Int32, Int32)])
+          arguments: [(SIGTERM, 143), (SIGQUIT, 131), (SIGHUP, 129), (SIGINT, 130), (SIGUSR2, 140)] as [(Int32, Int32)])
     func signalAtStart(signal: Int32, status: Int32) throws {
         let fifo = NSTemporaryDirectory() + "pace-start-\(getpid())-\(UUID().uuidString)"
         #expect(mkfifo(fifo, 0o600) == 0)

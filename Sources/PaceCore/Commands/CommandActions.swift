@@ -63,7 +63,7 @@ package enum CommandAction<Key: Hashable>: Equatable {
     case timerFired(now: Instant)
     /// No more lines will be submitted.
     case endOfInput
-    /// A terminating signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT): nothing new
+    /// A terminating signal (SIGINT, SIGTERM, ...: `Signals.terminating`): nothing new
     /// starts; running commands get SIGTERM.
     case shutdown(now: Instant)
     /// A second signal: every running command gets SIGKILL at once.

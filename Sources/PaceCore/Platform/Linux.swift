@@ -8,7 +8,8 @@
 // How signals and waits fit together (the design that closes the race
 // between checking a flag and blocking):
 //
-// - SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGUSR1 stay blocked for the whole
+// - The terminating signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT and the others
+//   `Signals.terminating` lists) and SIGUSR1 stay blocked for the whole
 //   run, in both modes. Their handlers only record what came (`Signals`).
 // - Before the run (arguments, opening files) they are not blocked, and a
 //   terminating one ends pace at once from its handler, with its status

@@ -22,10 +22,16 @@ nonisolated(unsafe) private var installed = false
 /// at once; pace exits with 128 + the first one's number. SIGHUP and SIGQUIT
 /// act as SIGTERM does (SPEC): `--exec`'s commands run in process groups of
 /// their own, so a closed terminal or a Ctrl-\ reaches pace alone, which
-/// then stops what it started. SIGUSR1 asks for the `--stats` summary so far.
+/// then stops what it started. So do the other signals whose default action
+/// would end pace where it stands and leave those commands running (SPEC is
+/// silent; docs/CHOICES.md): SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
+/// SIGPWR, SIGSTKFLT and SIGXCPU. Not SIGXFSZ, which pace's own write past
+/// a file size limit raises (no one sends it), nor the real-time signals:
+/// they keep their default. SIGUSR1 asks for the `--stats` summary so far.
 package enum Signals {
     /// The signals that end pace.
-    package static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    package static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+                                               SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU]
     private static let all = terminating + [SIGUSR1]
 
     /// Installs the handlers: the first thing pace does, so that a signal

@@ -13,7 +13,7 @@
 /// and scripted by the tests. (Only the write primitive's wait, in
 /// Platform/, asks the handlers itself whether a second signal ends it.)
 package struct RunSignals {
-    /// The number of a SIGINT, SIGTERM, SIGHUP or SIGQUIT received, or 0.
+    /// The number of a terminating signal received (SIGINT, SIGTERM, ...: `Signals.terminating`), or 0.
     package var termination: () -> Int32
     /// A second one came: pace ends at once.
     package var endNow: () -> Bool
