@@ -23,6 +23,8 @@ final class LineWalk {
     private let layouts: [NameLayout]
     private let names: UnsafeMutableBufferPointer<UnsafeRawBufferPointer>
     private let words: UnsafeMutableBufferPointer<NameWord>
+    /// Whether some NAME is too long for its word.
+    private let longNames: Bool
     private let values: UnsafeMutableBufferPointer<StructuredValue>
     /// The line the values were found in.
     private var seen: UnsafeRawPointer?
@@ -35,6 +37,7 @@ final class LineWalk {
         for (k, layout) in layouts.enumerated() { self.names[k] = layout.view.bytes }
         words = .allocate(capacity: names.count)
         for k in words.indices { words.initializeElement(at: k, to: NameWord(self.names[k])) }
+        longNames = words.contains { $0.long }
         values = .allocate(capacity: names.count)
         values.initialize(repeating: .missing)
     }
@@ -49,7 +52,7 @@ final class LineWalk {
     @inline(__always)
     func walk(_ line: UnsafeRawBufferPointer) {
         structuredValues(line, end: contentLength(line), names: UnsafeBufferPointer(names),
-                         words: UnsafeBufferPointer(words), into: values)
+                         words: UnsafeBufferPointer(words), longNames: longNames, into: values)
         seen = line.baseAddress
         seenCount = line.count
     }

@@ -243,6 +243,21 @@ extension Fields {
                 == Read(time: "2", key: "", exempt: ""))
         }
 
+        /// Numbers and literals, kept or skipped, with blanks around them;
+        /// a malformed one, kept or skipped, ends the walk.
+        @Test func numbersAndLiteralsKeptAndSkipped() {
+            #expect(read(#"{"n":-0.5e+3 ,"ts": 12E-1 , "host" :7,"level":null}"#, time: "ts", key: "host", exempt: "level")
+                == Read(time: "12E-1", key: "7", exempt: "null"))
+            #expect(read(#"{"ts":0,"b":true,"host":-1,"level":false}"#, time: "ts", key: "host", exempt: "level")
+                == Read(time: "0", key: "-1", exempt: "false"))
+            #expect(read(#"{"n":1.,"ts":1,"host":"h"}"#, time: "ts", key: "host", exempt: "level")
+                == Read(time: nil, key: "", exempt: ""))
+            #expect(read(#"{"ts":2,"host":-,"level":"x"}"#, time: "ts", key: "host", exempt: "level")
+                == Read(time: "2", key: "", exempt: ""))
+            #expect(read(#"{"ts":2,"host":1e,"level":"x"}"#, time: "ts", key: "host", exempt: "level")
+                == Read(time: "2", key: "", exempt: ""))
+        }
+
         @Test func logfmtTimeAndKey() {
             let line = #"ts=1795953600.5 level=error host="web 1" host=other"#
             #expect(read(line, time: "ts", key: "host", exempt: "level")
