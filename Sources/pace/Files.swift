@@ -54,6 +54,10 @@ func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
 struct OutputFile {
     let flag: String
     let path: [UInt8]
+    /// Written anew at each write (`--metrics`), not through a descriptor
+    /// kept from here: a FIFO there is not opened now (the open would wait
+    /// for a reader, and the close give that reader its end of file).
+    var reopened = false
 }
 
 /// Opens `outputs` for writing, each created or truncated, and returns their
@@ -66,6 +70,7 @@ struct OutputFile {
 /// `--record /dev/null` with /dev/null as input, destroys nothing.
 /// Each is opened without O_TRUNC and checked first; only when all pass are
 /// they truncated, so a refused command line leaves every file as it was.
+/// A `reopened` one that is a FIFO is not opened: its descriptor is -1.
 func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
     var info = stat()
     let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
@@ -73,10 +78,16 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
     var fds: [Int32] = []
     var identities: [FileIdentity?] = []
     func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
-        for fd in fds { close(fd) }
+        for fd in fds where fd >= 0 { close(fd) }
         return .failure(error)
     }
     for output in outputs {
+        if output.reopened && stat(output.path.map { CChar(bitPattern: $0) } + [0], &info) == 0
+            && (info.st_mode & S_IFMT) == S_IFIFO {
+            fds.append(-1)
+            identities.append(nil)
+            continue
+        }
         let fd = open(path: output.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
         if fd < 0 { return fail(pathError(output.path, errno)) }
         fds.append(fd)

@@ -117,7 +117,7 @@ func run() -> Int32 {
     if let path = configuration.droppedPath { outputs.append(OutputFile(flag: "--dropped", path: path)) }
     // The --metrics file is checked as the others are, then replaced whole
     // at each write (a new file renamed over it): its descriptor is not kept.
-    if let path = configuration.metricsPath { outputs.append(OutputFile(flag: "--metrics", path: path)) }
+    if let path = configuration.metricsPath { outputs.append(OutputFile(flag: "--metrics", path: path, reopened: true)) }
     // --state: checked, locked and read before any output file is created
     // or truncated, so a refused FILE leaves every file as it was.
     var stateKeeper: StateKeeper?
@@ -143,7 +143,7 @@ func run() -> Int32 {
     }
     let recordFD = configuration.recordPath == nil ? nil : outputFDs.first
     let droppedFD = configuration.droppedPath == nil ? nil : outputFDs[configuration.recordPath == nil ? 0 : 1]
-    if configuration.metricsPath != nil, let metricsFD = outputFDs.last { close(metricsFD) }
+    if configuration.metricsPath != nil, let metricsFD = outputFDs.last, metricsFD >= 0 { close(metricsFD) }
 
     // The handled signals are blocked from here on, except while pace waits.
     Signals.beginRun()

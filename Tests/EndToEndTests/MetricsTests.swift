@@ -169,6 +169,35 @@ struct MetricsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: String(decoding: dir.path, as: UTF8.self)) == ["m.prom"])
     }
 
+    @Test("a FIFO as --metrics FILE is never waited on: without a reader the run goes on; a reader that has it open gets each snapshot, the last at exit")
+    func fifo() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let path = String(decoding: dir.file(bytes("m.fifo")), as: UTF8.self)
+        #expect(mkfifo(path, 0o600) == 0)
+        let alone = try PipedPace(["--throttle", "1s", "--metrics", path])
+        alone.write("a\nb\n")
+        let (output, errors, status) = alone.finish(timeout: 10)
+        #expect(output == bytes("a\n") && errors == "" && status == 0)
+
+        let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let watched = try PipedPace(["--throttle", "1s", "--metrics", path])
+        watched.write("a\nb\n")
+        let end = watched.finish(timeout: 10)
+        #expect(end.output == bytes("a\n") && end.errors == "" && end.status == 0)
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while case let n = read(reader, &chunk, chunk.count), n > 0 { text += chunk[..<n] }
+        let snapshots = String(decoding: text, as: UTF8.self)
+        // The first snapshot, at the start, and the last, at exit.
+        #expect(snapshots.hasPrefix("# HELP pace_lines_read_total "))
+        #expect(snapshots.contains("\npace_lines_read_total 0\n") && snapshots.contains("\npace_lines_read_total 2\n"))
+        var info = stat()
+        #expect(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+
     @Test("a --metrics file that cannot be created, is the input, stdout's file or the --dropped file: exit 2")
     func usageErrors() throws {
         let dir = try ScratchDirectory()

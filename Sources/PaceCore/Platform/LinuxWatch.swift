@@ -11,7 +11,9 @@ import Glibc
 /// temporary name does not end in `.prom`, which the collector skips.
 /// Only a regular file (or none yet) is replaced: anything else at `path`
 /// (a symbolic link, a device such as /dev/full, a FIFO) is written in
-/// place, as any output file is, and never renamed over.
+/// place, as any output file is, and never renamed over. A FIFO that no
+/// one has open for reading is skipped: its open does not wait for a
+/// reader (the snapshot goes nowhere, as it would to a reader not there).
 /// Throws `.failed(target:errno:)` (a full disk, a directory gone).
 func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(OutputError) {
     let final = path + [0]
@@ -21,11 +23,20 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     }
     let inPlace = existing == 0 && (info.st_mode & S_IFMT) != S_IFREG
     let temporary = inPlace ? final : path + Array(".\(getpid()).tmp".utf8) + [0]
+    // In place, opened without waiting (ENXIO: a FIFO without a reader),
+    // then written as a blocking descriptor is.
+    let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (inPlace ? O_NONBLOCK : 0)
     let fd = temporary.withUnsafeBufferPointer { name in
-        name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+        name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, flags, 0o666) }
     }
-    if fd < 0 { throw .failed(target: target, errno: errno) }
-    // A regular file: short writes and EINTR are all that can interrupt.
+    if fd < 0 {
+        let code = errno
+        if inPlace && code == ENXIO && isFIFO(final) { return }
+        throw .failed(target: target, errno: code)
+    }
+    if inPlace { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
+    // Short writes and EINTR are retried. EPIPE in place is a FIFO whose
+    // reader went away: a snapshot no one reads, as above.
     var failure: Int32 = 0
     bytes.withUnsafeBytes { raw in
         var offset = 0
@@ -39,7 +50,7 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     }
     if close(fd) != 0 && failure == 0 { failure = errno }
     if inPlace {
-        if failure == 0 { return }
+        if failure == 0 || failure == EPIPE { return }
         throw .failed(target: target, errno: failure)
     }
     if failure == 0 {
@@ -53,6 +64,15 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     }
     _ = temporary.withUnsafeBufferPointer { name in name.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
     throw .failed(target: target, errno: failure)
+}
+
+/// Whether `path` (NUL-terminated; a symbolic link followed) is a FIFO.
+private func isFIFO(_ path: [UInt8]) -> Bool {
+    var info = stat()
+    let found = path.withUnsafeBufferPointer { name in
+        name.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+    }
+    return found == 0 && (info.st_mode & S_IFMT) == S_IFIFO
 }
 
 /// The wall clock (ns since the Unix epoch): `pace_start_time_seconds`.
