@@ -15,6 +15,9 @@ nonisolated(unsafe) private var statsRequests: sig_atomic_t = 0
 /// 1 until the run begins: a terminating signal then exits at once.
 nonisolated(unsafe) private var startingUp: sig_atomic_t = 0
 nonisolated(unsafe) private var handledSignals = sigset_t()
+/// The handled signals as bits (signal N is bit N - 1), as glibc lays out
+/// the first word of a sigset_t: what `deliverPending` compares.
+nonisolated(unsafe) private var handledBits: UInt64 = 0
 nonisolated(unsafe) private var waitSignalMask = sigset_t()
 nonisolated(unsafe) private var installed = false
 
@@ -53,7 +56,10 @@ package enum Signals {
             sigaction(number, nil, &previous)
             let ignored = unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
                 == unsafeBitCast(SIG_IGN, to: Int.self)
-            if !ignored { sigaddset(&handledSignals, number) }
+            if !ignored {
+                sigaddset(&handledSignals, number)
+                handledBits |= 1 << UInt64(number - 1)
+            }
         }
         startingUp = 1
         var action = sigaction()
@@ -113,11 +119,8 @@ package enum Signals {
         guard installed else { return false }
         var pending = sigset_t()
         sigpending(&pending)
-        var any = false
-        for number in all where sigismember(&handledSignals, number) == 1 && sigismember(&pending, number) == 1 {
-            any = true
-        }
-        guard any else { return false }
+        // One word, not a sigismember pair per signal (the list grew to 13).
+        guard pending.__val.0 & UInt(handledBits) != 0 else { return false }
         // The kernel delivers them on the way out of the first call.
         pthread_sigmask(SIG_UNBLOCK, &handledSignals, nil)
         pthread_sigmask(SIG_BLOCK, &handledSignals, nil)
