@@ -32,6 +32,24 @@ struct EpisodeEndToEndTests {
             """.utf8), stderr: "", status: 0))
     }
 
+    // b: resolved 1 s after its line, well before the end of time. a: its
+    // last line (the second, dropped in the window) plus Q lies past
+    // Int64's end, which no timer holds: the episode closes when replay's
+    // clock has run to the end of time, owing its one drop.
+    @Test("replay: an episode whose T lies past the end of time closes there, with its owed count")
+    func pastTheEndOfTime() throws {
+        let result = try Pace.run(["--replay", "--time-format", "unix-ns", "--throttle", "1s", "--key-field", "2",
+                                   "--resolve-after", "1s", "--count", "--emit-time"],
+                                  stdin: "9223372030000000000 b\n9223372036854775000 a\n9223372036854775001 a\n")
+        #expect(result == PaceResult(stdout: Array("""
+            9223372030.000000\t1\tfirst\t9223372030000000000 b
+            9223372031.000000\t0\tresolved\t9223372030000000000 b
+            9223372036.854775\t1\tfirst\t9223372036854775000 a
+            9223372036.854775\t1\tresolved\t9223372036854775001 a
+
+            """.utf8), stderr: "", status: 0))
+    }
+
     // a: line 1 first; lines 2 and 3 inside its window, the second of them
     // let through by --then-every 2 (a repeat of the open episode, count 2);
     // resolved at 3.4 s with line 3 again, owing nothing. With

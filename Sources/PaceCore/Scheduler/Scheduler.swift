@@ -244,7 +244,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
             while let due = firstEpisodicDue(lapsed: true) {
                 try fireEpisodic(at: due, stampedAt: stamp, policyTimers: true, resolutions: true)
             }
-            return
+            return try closeEpisodesPastTheEnd(at: stamp ?? .max)
         }
         while keys.timers.firstDue != nil { try fireBatch(stampedAt: stamp) }
     }

@@ -105,6 +105,23 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         for (_, slot) in open { try resolve(slot, at: now) }
     }
 
+    /// The end of replay's running on, every timer fired: the episodes
+    /// still open are those whose T lies past the end of time (a last event
+    /// near Int64's end, plus Q), which no timer holds. They close at the
+    /// end of time (`time`), in the order of their keys' last events, so
+    /// that every `first` has its `resolved` and its owed count (SPEC). A
+    /// key still holding a line (due past the end as well) keeps its own.
+    mutating func closeEpisodesPastTheEnd(at time: Instant) throws(OutputError) {
+        var open: [(number: EventNumber, slot: Int32)] = []
+        for s in 0..<episodes.records.capacity where episodes.records[s].open {
+            let slot = Int32(s)
+            guard held.first(slot) == nil, let number = episodes.lastLines.first(slot) else { continue }
+            open.append((number, slot))
+        }
+        open.sort { $0.number < $1.number }
+        for (_, slot) in open { try resolve(slot, at: time) }
+    }
+
     /// `--state` at start, after `load`: the loaded episodes whose T passed
     /// while pace was down resolve at once, in the order of their T,
     /// stamped `now` (SPEC State).

@@ -92,10 +92,12 @@ private func out(_ list: [(Int64, String, Int64, EpisodeMark)]) -> [Emitted] {
     }
 
     // The end of time (Int64 nanoseconds, 2262): a T at or past it is
-    // never, as a T past it always was. A backlog pinned there still held
-    // L3 and L4 when L2 went out at the episode's T (also pinned there):
-    // that was a crash.
-    @Test func noResolutionAtTheEndOfTime() {
+    // held by no timer, but once replay's clock has run to the end, the
+    // episodes still open close there, in the order of their keys' last
+    // events (SPEC: every episode closes; hostile round 3 found them lost).
+    // A backlog pinned there still held L3 and L4 when L2 went out at the
+    // episode's T (also pinned there): that was a crash.
+    @Test func resolutionAtTheEndOfTime() {
         let e = Instant.max.nanoseconds - 5 * ms
         let rate = Rate<EventNumber>(rate: CellRate(count: 1, per: Nanoseconds(10 * ms), burst: 1))
         let backlog = runEpisodes(rate, quiet: Nanoseconds(5 * ms), keyed: true, events: ["L1", "L2", "L3", "L4"].map {
@@ -106,9 +108,10 @@ private func out(_ list: [(Int64, String, Int64, EpisodeMark)]) -> [Emitted] {
             Emitted(time: .max, line: Array("L2".utf8), count: 1, mark: .repeat),
             Emitted(time: .max, line: Array("L3".utf8), count: 1, mark: .repeat),
             Emitted(time: .max, line: Array("L4".utf8), count: 1, mark: .repeat),
+            Emitted(time: .max, line: Array("L4".utf8), count: 0, mark: .resolved),
         ])
         // Every line at the end of time itself: the windows, pinned there,
-        // have ended at once, so every line passes; no resolution.
+        // have ended at once, so every line passes; then both resolve.
         let throttle = runEpisodes(ThrottleFirst(window: Nanoseconds(1_000 * ms)), quiet: Nanoseconds(1_000 * ms),
                                    keyed: true, events: [
             ReferenceEvent(time: .max, key: "a", line: "L1"), ReferenceEvent(time: .max, key: "b", line: "L2"),
@@ -119,6 +122,8 @@ private func out(_ list: [(Int64, String, Int64, EpisodeMark)]) -> [Emitted] {
             Emitted(time: .max, line: Array("L2".utf8), count: 1, mark: .first),
             Emitted(time: .max, line: Array("L3".utf8), count: 1, mark: .repeat),
             Emitted(time: .max, line: Array("L4".utf8), count: 1, mark: .repeat),
+            Emitted(time: .max, line: Array("L3".utf8), count: 0, mark: .resolved),
+            Emitted(time: .max, line: Array("L4".utf8), count: 0, mark: .resolved),
         ])
     }
 
