@@ -169,7 +169,7 @@ struct MetricsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: String(decoding: dir.path, as: UTF8.self)) == ["m.prom"])
     }
 
-    @Test("a FIFO as --metrics FILE is never waited on: without a reader the run goes on; a reader that has it open gets each snapshot, the last at exit")
+    @Test("a FIFO as --metrics FILE is never waited on: without a reader, or full, the run goes on; a reader that has it open gets each snapshot, the last at exit")
     func fifo() throws {
         let dir = try ScratchDirectory()
         defer { dir.remove() }
@@ -196,6 +196,20 @@ struct MetricsTests {
         #expect(snapshots.contains("\npace_lines_read_total 0\n") && snapshots.contains("\npace_lines_read_total 2\n"))
         var info = stat()
         #expect(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+
+        // A reader that has the FIFO open but does not read, and it is full:
+        // each snapshot is skipped, the run goes on.
+        let filler = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(filler >= 0)
+        defer { close(filler) }
+        _ = fcntl(filler, 1031 /* F_SETPIPE_SZ */, 4096)
+        let fill = [UInt8](repeating: 0x23, count: 65536)
+        while write(filler, fill, fill.count) > 0 {}
+        #expect(errno == EAGAIN)
+        let stalled = try PipedPace(["--throttle", "1s", "--metrics", path])
+        stalled.write("a\nb\n")
+        let last = stalled.finish(timeout: 10)
+        #expect(last.output == bytes("a\n") && last.errors == "" && last.status == 0)
     }
 
     @Test("a --metrics file that cannot be created, is the input, stdout's file or the --dropped file: exit 2")

@@ -11,9 +11,11 @@ import Glibc
 /// temporary name does not end in `.prom`, which the collector skips.
 /// Only a regular file (or none yet) is replaced: anything else at `path`
 /// (a symbolic link, a device such as /dev/full, a FIFO) is written in
-/// place, as any output file is, and never renamed over. A FIFO that no
-/// one has open for reading is skipped: its open does not wait for a
-/// reader (the snapshot goes nowhere, as it would to a reader not there).
+/// place, as any output file is, and never renamed over, and never waited
+/// on: a FIFO that no one has open for reading, or one (or a terminal)
+/// that cannot take the snapshot now, is skipped this time (the snapshot
+/// goes nowhere, as it would to a reader not there; one of up to PIPE_BUF
+/// bytes, as pace's are, goes into a FIFO whole or not at all).
 /// Throws `.failed(target:errno:)` (a full disk, a directory gone).
 func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(OutputError) {
     let final = path + [0]
@@ -23,8 +25,8 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     }
     let inPlace = existing == 0 && (info.st_mode & S_IFMT) != S_IFREG
     let temporary = inPlace ? final : path + Array(".\(getpid()).tmp".utf8) + [0]
-    // In place, opened without waiting (ENXIO: a FIFO without a reader),
-    // then written as a blocking descriptor is.
+    // In place, opened and written without waiting (ENXIO: a FIFO without
+    // a reader; EAGAIN: a full one).
     let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (inPlace ? O_NONBLOCK : 0)
     let fd = temporary.withUnsafeBufferPointer { name in
         name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, flags, 0o666) }
@@ -34,9 +36,8 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
         if inPlace && code == ENXIO && isFIFO(final) { return }
         throw .failed(target: target, errno: code)
     }
-    if inPlace { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
     // Short writes and EINTR are retried. EPIPE in place is a FIFO whose
-    // reader went away: a snapshot no one reads, as above.
+    // reader went away, EAGAIN one that is full: a snapshot skipped.
     var failure: Int32 = 0
     bytes.withUnsafeBytes { raw in
         var offset = 0
@@ -50,7 +51,7 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     }
     if close(fd) != 0 && failure == 0 { failure = errno }
     if inPlace {
-        if failure == 0 || failure == EPIPE { return }
+        if failure == 0 || failure == EPIPE || failure == EAGAIN { return }
         throw .failed(target: target, errno: failure)
     }
     if failure == 0 {
