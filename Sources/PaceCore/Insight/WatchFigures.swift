@@ -38,18 +38,16 @@ package struct WatchFigures: Equatable, Sendable {
 }
 
 extension WatchFigures {
-    /// The figures of a run so far, from what `--stats` reads. `skipsBadTime`:
-    /// `--on-bad-time skip` (its lines are discarded; under `error` the
-    /// line that ended input is read and bad-time only; a passed one is
-    /// emitted). Replay skips empty lines (discarded); live, they are events.
-    init(_ stats: SchedulerStats, _ report: RunReport, pending: Int64, commands: CommandStats?, live: Bool,
-         skipsBadTime: Bool, virtualTime: Instant?) {
-        let skippedEmpty = live ? 0 : report.emptyLines
+    /// The figures of a run so far, from what `--stats` reads. The lines
+    /// the run skips are the report's (`skipped`): replay's empty lines
+    /// (live, they are events), and bad-time lines under `--on-bad-time
+    /// skip` (under `error` the line that ended input is read and bad-time
+    /// only; a passed one is emitted).
+    init(_ stats: SchedulerStats, _ report: RunReport, pending: Int64, commands: CommandStats?, virtualTime: Instant?) {
         let notRun = commands?.notRun ?? 0
-        linesRead = stats.eventsIn + report.badTime + skippedEmpty
+        linesRead = stats.eventsIn + report.badTime + (report.skipsEmptyLines ? report.emptyLines : 0)
         emitted = stats.emitted + report.passed - notRun
-        discarded = RunReport.discarded(stats, pending: pending, skipped: skippedEmpty + (skipsBadTime ? report.badTime : 0),
-                                        notRun: notRun)
+        discarded = RunReport.discarded(stats, pending: pending, skipped: report.skipped, notRun: notRun)
         badTime = report.badTime
         self.pending = pending
         // Unkeyed, the one state counts as a key once an event has come.

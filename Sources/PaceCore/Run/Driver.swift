@@ -151,7 +151,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     if let save = state.nextSave(eventsSeen: scheduler.eventsSeen) { wake = min(wake ?? save, save) }
                 }
                 if let watch, let due = try scheduler.show(watch, report, commands: mode.commandStats, live: Mode.isLive,
-                                                           skipsBadTime: onBadTime == .skip, now: mode.now), Mode.isLive {
+                                                           now: mode.now), Mode.isLive {
                     wake = min(wake ?? due, due)
                 }
                 let woke = mode.wait(until: wake)
@@ -290,8 +290,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     mode.complete(&report)
     report.scheduler = scheduler.stats
     if let watch {
-        let figures = scheduler.watchFigures(report, commands: report.commands ?? mode.commandStats, live: Mode.isLive,
-                                             skipsBadTime: onBadTime == .skip, now: mode.now)
+        let figures = scheduler.watchFigures(report, commands: report.commands ?? mode.commandStats,
+                                             live: Mode.isLive, now: mode.now)
         report.watched(by: watch, figures)
     }
     return report

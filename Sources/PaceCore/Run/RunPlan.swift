@@ -156,6 +156,8 @@ struct RunPlan {
         summary.reportsExempt = configuration.exempt != nil
         summary.reportsThenEvery = configuration.thenEvery != nil
         summary.distinctKeysUncounted = configuration.keyField != nil && !configuration.stats
+        // What the run skips (`--dropped` gets it): `--stats`' dropped and
+        // the watch's discarded read it from the report.
         summary.skipsEmptyLines = configuration.replay
         summary.skipsBadTime = configuration.onBadTime == .skip
         // Values found in one walk of the line (LineWalk.swift).

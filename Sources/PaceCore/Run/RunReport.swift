@@ -114,9 +114,11 @@ package struct RunReport: Equatable, Sendable {
     /// `--stats`' dropped): events that entered the policy and did not come
     /// out and are not pending, lines skipped, and lines `--exec` never ran.
     package var dropped: Int64 {
-        Self.discarded(scheduler, pending: pending, skipped: (skipsEmptyLines ? emptyLines : 0) + (skipsBadTime ? badTime : 0),
-                       notRun: commands?.notRun ?? 0)
+        Self.discarded(scheduler, pending: pending, skipped: skipped, notRun: commands?.notRun ?? 0)
     }
+
+    /// The lines the run skipped (see `skipsEmptyLines`).
+    var skipped: Int64 { (skipsEmptyLines ? emptyLines : 0) + (skipsBadTime ? badTime : 0) }
 
     /// Written or run: what the policy emitted, less the lines whose
     /// command never ran.

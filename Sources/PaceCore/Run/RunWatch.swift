@@ -106,11 +106,11 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// when it wants to look again (see `RunWatch.look`). Out of line, so
     /// that the driver's loop is compiled as it is without a watch.
     @inline(never)
-    mutating func show(_ watch: RunWatch, _ report: RunReport, commands: CommandStats?, live: Bool, skipsBadTime: Bool,
+    mutating func show(_ watch: RunWatch, _ report: RunReport, commands: CommandStats?, live: Bool,
                        now: Instant) throws(OutputError) -> Instant? {
         // stdout's lines would land on the status line: they go first.
         if watch.sharesTerminalWithStdout { try flush() }
-        let figures = watchFigures(report, commands: commands, live: live, skipsBadTime: skipsBadTime, now: now)
+        let figures = watchFigures(report, commands: commands, live: live, now: now)
         return try watch.look(figures, at: watch.now(live: live ? now : nil))
     }
 
@@ -118,10 +118,8 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// mode's time (replay: the virtual time reached). Out of line, as
     /// `show` is: the driver calls it once, after its loop.
     @inline(never)
-    func watchFigures(_ report: RunReport, commands: CommandStats?, live: Bool, skipsBadTime: Bool,
-                      now: Instant) -> WatchFigures {
-        WatchFigures(stats, report, pending: Int64(heldEvents), commands: commands, live: live,
-                     skipsBadTime: skipsBadTime, virtualTime: live ? nil : now)
+    func watchFigures(_ report: RunReport, commands: CommandStats?, live: Bool, now: Instant) -> WatchFigures {
+        WatchFigures(stats, report, pending: Int64(heldEvents), commands: commands, virtualTime: live ? nil : now)
     }
 }
 
