@@ -1,7 +1,7 @@
 // SIGHUP and SIGQUIT act as SIGTERM does (SPEC: Semantics): pending lines
 // are emitted, then pace exits 129 or 131; so do SIGUSR2, SIGALRM and the
-// other signals whose default would end pace (docs/CHOICES.md); a second terminating signal of
-// any kind ends it at once with the first one's status. And a signal that
+// other signals whose default would end pace (docs/CHOICES.md); a second
+// terminating signal of any kind ends it at once with the first one's status. And a signal that
 // comes before the run begins (here: while pace waits in open(2) for a FIFO's
 // writer) ends pace with that status, not by the default action (death, or
 // a core dump for SIGQUIT). Synchronised on what pace shows: the input pipe

@@ -112,14 +112,19 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// that every `first` has its `resolved` and its owed count (SPEC). A
     /// key still holding a line (due past the end as well) keeps its own.
     mutating func closeEpisodesPastTheEnd(at time: Instant) throws(OutputError) {
+        for slot in openSlotsByLastEvent() where held.first(slot) == nil { try resolve(slot, at: time) }
+    }
+
+    /// The slots of the open episodes, in the order of their keys' last
+    /// events: a walk of every record, for the end of a run.
+    private func openSlotsByLastEvent() -> [Int32] {
         var open: [(number: EventNumber, slot: Int32)] = []
         for s in 0..<episodes.records.capacity where episodes.records[s].open {
-            let slot = Int32(s)
-            guard held.first(slot) == nil, let number = episodes.lastLines.first(slot) else { continue }
-            open.append((number, slot))
+            guard let number = episodes.lastLines.first(Int32(s)) else { continue }
+            open.append((number, Int32(s)))
         }
         open.sort { $0.number < $1.number }
-        for (_, slot) in open { try resolve(slot, at: time) }
+        return open.map(\.slot)
     }
 
     /// `--state` at start, after `load`: the loaded episodes whose T passed
@@ -136,17 +141,13 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// events (for `--state`: what a live end of input that does not close
     /// them hands over).
     package func openEpisodes() -> [OpenEpisode] {
-        var open: [OpenEpisode] = []
-        guard marks else { return open }
-        for s in 0..<episodes.records.capacity {
-            let record = episodes.records[s]
-            guard record.open, let number = episodes.lastLines.first(Int32(s)) else { continue }
-            open.append(OpenEpisode(key: Array(keys.key(of: Int32(s))), lastNumber: number, lastTime: record.lastTime,
-                                    lastLine: Array(episodes.lastLines.firstLine(Int32(s))),
-                                    resolveAt: record.resolveAt == .max ? nil : record.resolveAt))
+        guard marks else { return [] }
+        return openSlotsByLastEvent().map { slot in
+            let record = episodes.records[Int(slot)]
+            return OpenEpisode(key: Array(keys.key(of: slot)), lastNumber: episodes.lastLines.first(slot)!,
+                               lastTime: record.lastTime, lastLine: Array(episodes.lastLines.firstLine(slot)),
+                               resolveAt: record.resolveAt == .max ? nil : record.resolveAt)
         }
-        open.sort { $0.lastNumber < $1.lastNumber }
-        return open
     }
 }
 
