@@ -9,11 +9,10 @@
 // In the heap, a timer pushed back is not re-sorted at once. Its entry keeps
 // its place, ordered by the deadline it had, and only notes the new one
 // (`latest`); it is re-sorted when the old deadline comes to the top, by
-// then often pushed back many times (a count limit's timer moves with every
-// line it lets through, a debounce's with every line). The top entry is
-// always re-sorted at once, so `first` is exact: every other entry's real
-// deadline is at or after the one it is ordered by, which is at or after
-// the top's.
+// then often pushed back many times (a debounce's moves with every line).
+// The top entry is always re-sorted at once, so `first` is exact: every
+// other entry's real deadline is at or after the one it is ordered by,
+// which is at or after the top's.
 
 /// What the scheduler needs of a key store's timers: each slot's one timer,
 /// the earliest first.

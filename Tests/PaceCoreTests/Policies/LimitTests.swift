@@ -117,7 +117,10 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         clock.send("y1", key: "y")
         #expect(clock.heldKeys == 2)
         clock.advance(to: tick(3) - 1)
-        clock.send("z1", key: "z")  // y's bucket is not full yet: three active
+        // x's timer, set at 2 ticks by its first line, fires there as z
+        // comes and is set again at 4; y's bucket is not full yet: three
+        // active.
+        clock.send("z1", key: "z")
         #expect(clock.heldKeys == 3)
         #expect(clock.stats.peakActiveKeys == 3)
         clock.advance(to: tick(4))
@@ -176,11 +179,11 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         #expect(state == .refilling(arrival: ExactInstant(ceiling: 7, below: 1)))
         #expect(policy.reopening(in: state) == 4)
         #expect(policy.reduce(into: &state, .event(3, at: 3)) == Effects(discarded: 3))
-        // max(20/3, 4) + 10/3 = 10: the timer moves from 7, where the
-        // bucket would have been full without line 4, to 10.
-        #expect(policy.reduce(into: &state, .event(4, at: 4)) == Effects(emit: 4, schedule: 10))
+        // max(20/3, 4) + 10/3 = 10. The timer is left at 7, where the
+        // bucket would have been full without line 4.
+        #expect(policy.reduce(into: &state, .event(4, at: 4)) == Effects(emit: 4))
         #expect(state == .refilling(arrival: ExactInstant(10)))
-        // A timer fired before A (the runtime never does) is set again.
+        // Fired there, before A, it is set again at A.
         var early = state
         #expect(policy.reduce(into: &early, .timerFired(at: 7)) == Effects(schedule: 10))
         #expect(early == state)
@@ -200,8 +203,9 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         #expect(state == .refilling(arrival: ExactInstant(ceiling: 777_601, below: 999_999_997)))
         // The bucket of 10^9 is nowhere near empty: the next token is at
         // A - (10^9 - 1) * I, far in the past, so a line passes at once.
-        // A = 4 * I = 1036800.000000004, and the timer moves to its ceiling.
-        #expect(policy.reduce(into: &state, .event(3, at: 0)) == Effects(emit: 3, schedule: 1_036_801))
+        // A = 4 * I = 1036800.000000004 (the timer stays where the first
+        // line set it).
+        #expect(policy.reduce(into: &state, .event(3, at: 0)) == Effects(emit: 3))
         #expect(state == .refilling(arrival: ExactInstant(ceiling: 1_036_801, below: 999_999_996)))
     }
 
@@ -222,12 +226,14 @@ private func limit(_ count: Int64, per period: Nanoseconds, burst: Int64? = nil)
         let policy = limit(1, per: period, burst: 1_000_000_000_000)
         var state = policy.initialState
         #expect(policy.reduce(into: &state, .event(1, at: .min)) == Effects(emit: 1, schedule: .min + period))
-        // The timer moves to the pinned .max; firing there does not make the
-        // key idle (idle false): it keeps its A.
-        #expect(policy.reduce(into: &state, .event(2, at: .max - 5)) == Effects(emit: 2, schedule: .max))
+        // The timer stays at .min + period; fired there, it moves to the
+        // pinned .max, and firing there does not make the key idle (idle
+        // false): it keeps its A.
+        #expect(policy.reduce(into: &state, .event(2, at: .max - 5)) == Effects(emit: 2))
         #expect(state == .refilling(arrival: ExactInstant(ceiling: Int128(Int64.max) - 5 + Int128(period.count), below: 0)))
-        #expect(policy.reduce(into: &state, .event(3, at: .max)) == Effects(emit: 3, schedule: .max))
+        #expect(policy.reduce(into: &state, .event(3, at: .max)) == Effects(emit: 3))
         #expect(state == .refilling(arrival: ExactInstant(ceiling: Int128(Int64.max) - 5 + 2 * Int128(period.count), below: 0)))
+        #expect(policy.reduce(into: &state, .timerFired(at: .min + period)) == Effects(schedule: .max))
         #expect(policy.reduce(into: &state, .timerFired(at: .max)) == .none)
     }
 
