@@ -250,13 +250,3 @@ struct MetricsTests {
         #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
     }
 }
-
-/// Checks `condition` every millisecond until it holds, for 10 s at most.
-private func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(1000)
-    }
-    return true
-}

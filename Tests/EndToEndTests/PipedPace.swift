@@ -235,3 +235,15 @@ final class PipedPace: @unchecked Sendable {
         return (rest, errorText, exited ? process.terminationStatus : nil)
     }
 }
+
+/// Checks `condition` every millisecond until it holds, for `timeout`
+/// seconds at most: a readiness signal (a file's content, a metric) that
+/// the test waits for, not a sleep.
+func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() >= deadline { return false }
+        usleep(1000)
+    }
+    return true
+}

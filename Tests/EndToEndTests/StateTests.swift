@@ -323,16 +323,6 @@ struct StateEndToEndTests {
     }
 }
 
-/// Checks `condition` every millisecond until it holds (10 s at most).
-private func waitUntil(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(10)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(1000)
-    }
-    return true
-}
-
 /// Random bytes for the test that feeds pace a file of them.
 private struct SplitMix {
     var state: UInt64
