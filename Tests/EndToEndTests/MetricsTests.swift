@@ -103,6 +103,32 @@ struct MetricsTests {
         #expect(droppedLines == "\nx bad\n4 a\n3.5 a\n")
     }
 
+    @Test("exempt lines are read, emitted and exempt, live and in replay",
+          .enabled(if: prometheusPython != nil, "python3 with prometheus_client is not installed (.ci/run installs it)"),
+          arguments: [false, true])
+    func exemptLines(replay: Bool) throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let metrics = String(decoding: dir.file(bytes("m.prom")), as: UTF8.self)
+        // k's first line passes, its second is dropped; the two lines marked
+        // e pass outside the policy.
+        let input = replay ? "1 k a\n1.5 k b\n2 j e\n3 y e\n" : "k a\nk b\nj e\ny e\n"
+        let timed = replay ? ["--replay", "--time-format", "unix", "--key-field", "2", "--exempt", "3=e"]
+            : ["--key-field", "1", "--exempt", "2=e"]
+        let result = try Pace.run(["--throttle", "1h", "--stats", "--metrics", metrics] + timed, stdin: input)
+        #expect(result.status == 0)
+        #expect(result.stdoutText == (replay ? "1 k a\n2 j e\n3 y e\n" : "k a\nj e\ny e\n"))
+        let parsed = try parsedMetrics(metrics)
+        #expect(Array(parsed.prefix(5)) == [
+            "pace_lines_read_total counter 4",
+            "pace_lines_emitted_total counter 3",
+            "pace_lines_discarded_total counter 1",
+            "pace_lines_bad_time_total counter 0",
+            "pace_lines_exempt_total counter 2",
+        ])
+        #expect(statsRow(result.stderr, "exempt lines") == "2" && statsRow(result.stderr, "dropped") == "1")
+    }
+
     @Test("--exec adds the command counters; a failed command counts as started and failed",
           .enabled(if: prometheusPython != nil, "python3 with prometheus_client is not installed (.ci/run installs it)"))
     func execCounters() throws {

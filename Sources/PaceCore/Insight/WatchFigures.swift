@@ -8,7 +8,8 @@
 package struct WatchFigures: Equatable, Sendable {
     /// Every line read, decided or not.
     package var linesRead: Int64 = 0
-    /// Written to stdout or run as a command (passed-through lines included).
+    /// Written to stdout or run as a command (exempt and passed-through
+    /// lines included).
     package var emitted: Int64 = 0
     /// Every line `--dropped` gets: discarded by the policy, skipped (empty
     /// in replay, or a bad time under `skip`), or never run by `--exec`.
@@ -45,10 +46,13 @@ extension WatchFigures {
     /// only; a passed one is emitted).
     init(_ stats: SchedulerStats, _ report: RunReport, pending: Int64, commands: CommandStats?, virtualTime: Instant?) {
         let notRun = commands?.notRun ?? 0
-        linesRead = stats.eventsIn + report.badTime + (report.skipsEmptyLines ? report.emptyLines : 0)
-        emitted = stats.emitted + report.passed - notRun
+        // An exempt line never meets the policy (not in eventsIn), and is
+        // written, or run, at once (SPEC: emitted, exempt lines included).
+        linesRead = stats.eventsIn + report.badTime + (report.skipsEmptyLines ? report.emptyLines : 0) + report.exempt
+        emitted = stats.emitted + report.passed + report.exempt - notRun
         discarded = RunReport.discarded(stats, pending: pending, skipped: report.skipped, notRun: notRun)
         badTime = report.badTime
+        exempt = report.exempt
         self.pending = pending
         // Unkeyed, the one state counts as a key once an event has come.
         keysActive = stats.eventsIn > 0 ? stats.activeKeys : 0
