@@ -159,6 +159,40 @@ struct LiveExecTests {
         #expect([one, three].allSatisfy(isGone))
     }
 
+    @Test("--on-busy drop: an exempt line waits behind its key's command and counts 1; what the key owes goes to its next line")
+    func exemptLineCountsOne() throws {
+        let c = try Commands("echo \"start $n $PACE_COUNT $$\"; gate $n; ev end")
+        c.makeGates(["1", "3", "4"])
+        let dropped = c.dir + "/dropped"
+        let pace = try PipedPace(["--throttle", "1ns", "--key-field", "2", "--on-busy", "drop", "--exempt", "3=e",
+                                  "--dropped", dropped, "--exec", c.command])
+        /// "start N COUNT PID" → "start N COUNT", and PID.
+        func started() -> (String, pid_t?) {
+            let line = pace.readLine() ?? ""
+            return (line.split(separator: " ").prefix(3).joined(separator: " "), pid(line))
+        }
+        pace.write("1 a\n")
+        #expect(started().0 == "start 1 1")
+        // One write, read at once: line 2 is dropped (its key's command
+        // runs), then exempt line 3 waits behind it, before pace waits again.
+        pace.write("2 a\n3 a e\n")
+        #expect(waitUntil { (try? String(contentsOfFile: dropped, encoding: .utf8)) == "2 a\n" })
+        c.release("1")
+        #expect(pace.readLine() == "end 1")
+        let (three, threePID) = started()
+        #expect(three == "start 3 1")
+        c.release("3")
+        #expect(pace.readLine() == "end 3")
+        // Line 4 comes once line 3's command is gone (else it is dropped too).
+        #expect(waitUntil { isGone(threePID) })
+        pace.write("4 a\n")
+        #expect(started().0 == "start 4 2")
+        c.release("4")
+        #expect(pace.readLine() == "end 4")
+        let (rest, errors, status) = pace.finish()
+        #expect(rest == [] && errors == "" && status == 0)
+    }
+
     @Test("--on-busy restart: the old command gets SIGTERM, the waiting line is replaced, the newest runs")
     func restart() throws {
         // Line 1 takes its time to stop: line 3 comes while line 2 waits.

@@ -42,14 +42,32 @@ package enum CommandEffect<Key: Hashable>: Equatable {
     case finished
 }
 
+/// Where a line submitted to the queue comes from.
+package enum LineOrigin: Equatable, Sendable {
+    /// The policy emitted it: `--on-busy` may discard it, and it carries
+    /// what its key owes for the lines `--on-busy` discarded before.
+    case policy
+    /// A resolved line of `--resolve-after`: never discarded by `--on-busy`
+    /// (it waits behind its key's command), and it carries what its key
+    /// owes, as its count does.
+    case resolved
+    /// A line outside the policy (exempt, or passed by `--on-bad-time
+    /// pass`): never discarded by `--on-busy`, and it counts 1, as it is no
+    /// event of its key (SPEC: it owes nothing).
+    case outsidePolicy
+
+    /// `--on-busy` discards it when its key is busy.
+    var discardable: Bool { self == .policy }
+    /// It carries what its key owes.
+    var takesOwed: Bool { self != .outsidePolicy }
+}
+
 /// What happens to the queue.
 package enum CommandAction<Key: Hashable>: Equatable {
     /// An emitted line, with its count, at `now` (a restart's SIGTERM arms a
-    /// kill timer from it).
-    /// `outsideBusy`: a line `--on-busy` never discards (an exempt line, one
-    /// passed by `--on-bad-time pass`, a resolved line of `--resolve-after`):
-    /// it waits behind its key's command.
-    case submit(EventNumber, key: Key, count: Int64, now: Instant, outsideBusy: Bool = false)
+    /// kill timer from it); `origin` says what `--on-busy` may do with it,
+    /// and whether it takes what its key owes.
+    case submit(EventNumber, key: Key, count: Int64, now: Instant, origin: LineOrigin = .policy)
     /// Line `line`'s shell has exited (for whatever reason), at `now`;
     /// `groupRemains`: pace had sent it SIGTERM (and no SIGKILL) and its
     /// group still has a process, so it is not gone yet.

@@ -57,8 +57,8 @@ package struct CommandQueue<Key: Hashable> {
         var count: Int64
         /// Submission order, across keys.
         var order: UInt64
-        /// Never discarded by `--on-busy` (see `.submit`).
-        var outsideBusy = false
+        /// Where it comes from (see `.submit`).
+        var origin = LineOrigin.policy
     }
 
     /// A key with a command running or lines waiting (forgotten otherwise).
@@ -140,10 +140,10 @@ package struct CommandQueue<Key: Hashable> {
     package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
         switch action {
-        case let .submit(line, key, count, now, outsideBusy):
+        case let .submit(line, key, count, now, origin):
             // After shutdown a line is only discarded, whenever it comes.
             precondition(!inputEnded || stopped, "CommandQueue: line \(line) submitted after end of input")
-            submit(line, key: key, count: count, now: now, outsideBusy: outsideBusy, into: &effects)
+            submit(line, key: key, count: count, now: now, origin: origin, into: &effects)
         case let .exited(line, groupRemains, now):
             guard let command = running[line], command.groupCheck == nil else {
                 preconditionFailure("CommandQueue: exit of line \(line), which has no shell running")
@@ -212,7 +212,7 @@ package struct CommandQueue<Key: Hashable> {
 
     // MARK: - Rules
 
-    private mutating func submit(_ line: EventNumber, key: Key, count: Int64, now: Instant, outsideBusy: Bool,
+    private mutating func submit(_ line: EventNumber, key: Key, count: Int64, now: Instant, origin: LineOrigin,
                                  into effects: inout [CommandEffect<Key>]) {
         if stopped {
             discard(line, key: key, count: count, .shutdown, into: &effects)
@@ -222,7 +222,7 @@ package struct CommandQueue<Key: Hashable> {
         // a copy taken out and put back would copy its waiting lines too.
         let current = keys[key]?.running
         let busy = current != nil || keys[key].map { !$0.waiting.isEmpty } ?? false
-        if busy && !outsideBusy {
+        if busy && origin.discardable {
             switch onBusy {
             case .queue:
                 break
@@ -235,7 +235,7 @@ package struct CommandQueue<Key: Hashable> {
                 var kept: [Waiting] = []
                 while let replaced = takeFirstWaiting(of: key) {
                     // A resolved or exempt line stays, in its place.
-                    if replaced.outsideBusy {
+                    if !replaced.origin.discardable {
                         kept.append(replaced)
                         continue
                     }
@@ -256,14 +256,14 @@ package struct CommandQueue<Key: Hashable> {
             }
         }
         var total = count
-        if let carried = owed.removeValue(forKey: key) {
+        if origin.takesOwed, let carried = owed.removeValue(forKey: key) {
             total += carried
             owed.releaseSpareCapacity()
         }
         let order = nextOrder
         nextOrder += 1
         keys[key, default: KeyState()].waiting.append(Waiting(line: line, count: total, order: order,
-                                                              outsideBusy: outsideBusy))
+                                                              origin: origin))
         waitingCount += 1
         if current == nil && keys[key]!.waiting.count == 1 {
             ready.insert(ReadyKey(order: order, key: key))

@@ -197,9 +197,10 @@ package final class CommandRunner<Dropped: LineSink> {
     /// `--count` would show; `lineNumber` names it (unique among lines in
     /// flight) in failure messages. `mark`: `--resolve-after`'s (PACE_EVENT);
     /// a resolved or exempt line (and, `kept`, any line outside the policy)
-    /// is never discarded by `--on-busy`, and a
-    /// resolved line, a copy of its key's last line, is known to the queue
-    /// by its own number (`resolvedLine`), as that line may be in flight too.
+    /// is never discarded by `--on-busy`, and only a resolved one carries
+    /// what its key owes. A resolved line, a copy of its key's last line, is
+    /// known to the queue by its own number (`resolvedLine`), as that line
+    /// may be in flight too.
     /// A `--batch` is one command: `before` holds its lines before `line`,
     /// its last, each followed by `\n`, and `batchSize` its size (0 without
     /// `--batch`); `count` is its lines'.
@@ -210,8 +211,8 @@ package final class CommandRunner<Dropped: LineSink> {
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
         stored[id] = Stored(line: Array(line), key: Array(key), time: time, before: before, batchSize: batchSize,
                             mark: mark)
-        try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(),
-                                         outsideBusy: kept || mark == .resolved || mark == .exempt)),
+        let origin: LineOrigin = mark == .resolved ? .resolved : kept || mark == .exempt ? .outsidePolicy : .policy
+        try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(), origin: origin)),
                     on: .submitted(id))
     }
 
