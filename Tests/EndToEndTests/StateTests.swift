@@ -112,6 +112,22 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("\na\t2\twindow\t"))
     }
 
+    @Test("--stats counts a loaded key among the distinct keys at its first event of the run, not before")
+    func loadedKeysInStats() throws {
+        let dir = try StateDirectory()
+        let window = ["--throttle", "1h", "--key-field", "1", "--state", dir.state]
+        #expect(try Pace.run(window, stdin: "a 1\nb 1\n").stdout == Array("a 1\nb 1\n".utf8))
+        // a and b are loaded with their windows open; a has an event, c is new.
+        let next = try Pace.run(window + ["--stats"], stdin: "a 2\nc 1\n")
+        #expect(next.stdout == Array("c 1\n".utf8))
+        let rows = next.stderr.split(separator: "\n").map(String.init)
+        #expect(rows.contains("  distinct keys:       2"))
+        #expect(rows.contains("pace: stats by key (top 2 of 2 by events in):"))
+        // A run with no event: no distinct key, though a, b and c are loaded.
+        let idle = try Pace.run(window + ["--stats"], stdin: "")
+        #expect(idle.stderr.split(separator: "\n").contains("  distinct keys:       0"))
+    }
+
     @Test("--limit's bucket is kept: its tokens spent in one run are spent in the next")
     func bucketSurvivesRestart() throws {
         let dir = try StateDirectory()

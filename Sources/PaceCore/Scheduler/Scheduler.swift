@@ -53,6 +53,9 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     var counters = SchedulerStats()
     /// `--resolve-after`: each key's episode (empty unless `marks`).
     var episodes: EpisodeBook
+    /// `--state` with an observer: the slots of keys loaded at start that
+    /// no event of this run has reached yet (SchedulerOutput.swift).
+    var unseenLoadedKeys: Set<Int32> = []
     /// `--resolve-after` was given: see `marks`.
     private let marking: Bool
     /// Inside `finish`: emissions are of events still pending at end of input.
@@ -161,7 +164,11 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         let peakBefore = counters.peakActiveKeys
         let found = keys.slot(for: key, counters: &counters)
         let slot = found.slot
-        if Keys.isKeyed && found.joined { keyJoined(found, key) }
+        if Keys.isKeyed && found.joined {
+            keyJoined(found, key)
+        } else if Keys.isKeyed && Observer.isActive && !unseenLoadedKeys.isEmpty {
+            loadedKeySeen(found, key)
+        }
         if Keys.isKeyed && Sink.counts && found.returned { sink.keyReturned(slot: slot) }
         if P.timersOnlyForget && Keys.isKeyed && counters.peakActiveKeys != peakBefore {
             try forgetLapsedKeys(at: t, peakBefore: peakBefore)

@@ -50,6 +50,18 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
             sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
         }
         if Observer.isActive, observer.keyJoined(key, hash: found.hash) { counters.distinctKeys += 1 }
+        // A slot a loaded key left before any event reached it.
+        if Observer.isActive && !unseenLoadedKeys.isEmpty { unseenLoadedKeys.remove(found.slot) }
+    }
+
+    /// `--state`: an event reached a key that was in the table from the
+    /// start (loaded), perhaps its first of the run. The observer counts a
+    /// key at its first event, as it counts a key that joins (the distinct
+    /// keys and the per-key table are of the keys with events in the run).
+    @inline(never)
+    mutating func loadedKeySeen(_ found: KeySlot, _ key: UnsafeRawBufferPointer) {
+        guard unseenLoadedKeys.remove(found.slot) != nil else { return }
+        if observer.keyJoined(key, hash: found.hash) { counters.distinctKeys += 1 }
     }
 
     /// The key of `slot` went idle: its state is forgotten; a key that

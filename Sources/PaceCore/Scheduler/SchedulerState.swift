@@ -75,6 +75,8 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                 if Keys.isKeyed && Sink.counts && found.joined {
                     sink.keyJoined(slot: found.slot, key: key, hash: found.hash, keysInTable: found.keysInTable)
                 }
+                // The observer counts the key at its first event of the run.
+                if Keys.isKeyed && Observer.isActive && found.joined { unseenLoadedKeys.insert(found.slot) }
                 if let state { keys[state: found.slot] = state }
                 if let due { keys.timers.set(slot: found.slot, due: due) }
                 sink.setOwed(slot: found.slot, owed)
