@@ -197,10 +197,10 @@ package final class CommandRunner<Dropped: LineSink> {
     /// `--count` would show; `lineNumber` names it (unique among lines in
     /// flight) in failure messages. `mark`: `--resolve-after`'s (PACE_EVENT);
     /// a resolved or exempt line (and, `kept`, any line outside the policy)
-    /// is never discarded by `--on-busy`, and only a resolved one carries
-    /// what its key owes. A resolved line, a copy of its key's last line, is
-    /// known to the queue by its own number (`resolvedLine`), as that line
-    /// may be in flight too.
+    /// is never discarded by `--on-busy`, and a line outside the policy
+    /// takes none of what its key owes (LineOrigin). A resolved line, a copy
+    /// of its key's last line, is known to the queue by its own number
+    /// (`resolvedLine`), as that line may be in flight too.
     /// A `--batch` is one command: `before` holds its lines before `line`,
     /// its last, each followed by `\n`, and `batchSize` its size (0 without
     /// `--batch`); `count` is its lines'.
