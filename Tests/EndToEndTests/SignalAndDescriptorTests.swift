@@ -167,6 +167,25 @@ struct SignalAndDescriptorTests {
         #expect(end.status == 143)
     }
 
+    // Every line passes and all of them fit stdout's buffer: nothing is
+    // written until the input runs dry, and then the flush before the wait
+    // for more input is what the stalled reader blocks. SIGTERM is taken in
+    // that write's wait; once the reader reads, input ends without another
+    // byte on stdin (it waited for more input, with stdin open, before).
+    @Test("SIGTERM taken while the flush before a wait for input is blocked ends input once the reader reads")
+    func signalDuringFlushBeforeWaiting() throws {
+        let input = (1...1_000).map { "\($0)us line \(String(repeating: "x", count: 90))\n" }.joined()
+        let pace = try PipedPace(["--throttle", "1ns", "--replay"],
+                                 .init(stdinPipeSize: 1 << 20, prefill: Array(input.utf8)))
+        #expect(pace.waitUntilBlockedWriting(holding: 65_536) != nil)
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        let all = end.output == Array(input.utf8)
+        #expect(all)
+        #expect(end.errors == "")
+        #expect(end.status == 143)
+    }
+
     /// The `--stats` summary as SPEC words it, for an unkeyed run.
     private func summary(eventsIn: Int, emitted: Int) -> [String] {
         ["pace: stats:",

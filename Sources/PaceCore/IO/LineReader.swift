@@ -132,7 +132,9 @@ package struct LineReader: ~Copyable {
         if atEnd { return .endOfInput }
         if canWait && !isReadableNow(fd) {
             try beforeWaiting()
-            if awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+            // A signal taken while `beforeWaiting` waited for stdout is the
+            // driver's to see now, not once more input comes.
+            if Signals.awaitsAction || awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
         }
         while true {
             let result = fill()
@@ -140,7 +142,7 @@ package struct LineReader: ~Copyable {
             // Someone else drained a shared descriptor between the poll and
             // the read: wait for the next bytes.
             try beforeWaiting()
-            if awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+            if Signals.awaitsAction || awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
         }
     }
 

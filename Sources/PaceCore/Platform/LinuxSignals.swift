@@ -105,6 +105,13 @@ package enum Signals {
     /// A second terminating signal came: pace ends at once.
     package static var endNow: Bool { terminationCount >= 2 }
 
+    /// Whether a signal came that the run has yet to act on: a terminating
+    /// one (the first ends input, and no read follows) or SIGUSR1. What a
+    /// read asks before it waits: a signal taken in an earlier wait (a
+    /// write's, as replay flushes before it waits for input) must not leave
+    /// it waiting for input that may never come.
+    package static var awaitsAction: Bool { firstTermination != 0 || statsRequests != 0 }
+
     /// Whether a SIGUSR1 came since the last call (which consumes it).
     package static func takeStatsRequest() -> Bool {
         guard statsRequests != 0 else { return false }
