@@ -49,7 +49,7 @@ extension FileSink {
     /// after `--emit-time`'s prefix and `--resolve-after`'s mark, if any.
     mutating func write(_ line: UnsafeRawBufferPointer, at time: Instant, count: Int64, member: [UInt8],
                         pair: [UInt8], first: Bool, mark: EpisodeMark = .none) throws(OutputError) {
-        if capacity - used < maxSecondsLength + 1 + 8 + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        if capacity - used < maxSecondsLength + 1 + 8 + 1 { try Self.beforeLine { () throws(OutputError) in try makeRoom() } }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
@@ -66,7 +66,7 @@ extension FileSink {
         try appendPart(UnsafeRawBufferPointer(rebasing: line[..<place.at]))
         // The member without its comma in an empty object.
         try appendPart(place.json ? member : pair, from: place.json && !place.comma ? 1 : 0)
-        if capacity - used < maxCountLength { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        if capacity - used < maxCountLength { try Self.beforeLine { () throws(OutputError) in try makeRoom() } }
         used += formatCount(count, into: buffer + used)
         try append(UnsafeRawBufferPointer(rebasing: line[place.at...]))
         if flushEachLine { try flush() }
@@ -76,7 +76,7 @@ extension FileSink {
     /// at a time.
     private mutating func appendPart(_ bytes: [UInt8], from start: Int) throws(OutputError) {
         for i in start..<bytes.count {
-            if used == capacity { try Self.beforeLine { () throws(OutputError) in try flush() } }
+            if used == capacity { try Self.beforeLine { () throws(OutputError) in try makeRoom() } }
             buffer.storeBytes(of: bytes[i], toByteOffset: used, as: UInt8.self)
             used += 1
         }
@@ -84,13 +84,12 @@ extension FileSink {
 
     /// Appends raw bytes, without a `\n` (a part of a line).
     private mutating func appendPart(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        if bytes.count > capacity - used { try Self.beforeLine { () throws(OutputError) in try flush() } }
+        if bytes.count > capacity - used { try Self.beforeLine { () throws(OutputError) in try makeRoom() } }
         if bytes.count <= capacity - used {
             if bytes.count > 0 { (buffer + used).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
             used += bytes.count
         } else {
-            let port = self.port, target = self.target
-            try Self.beforeLine { () throws(OutputError) in try writeAll(port, bytes, target: target) }
+            try Self.beforeLine { () throws(OutputError) in try writeDirectly(bytes) }
         }
     }
 }

@@ -59,7 +59,7 @@ private func awaitWritable(_ fd: Int32, unwritten bytes: UnsafeRawBufferPointer,
 }
 
 /// The `\n`s in `bytes[offset...]`: the lines a write still owed.
-private func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int64 {
+func newlines(in bytes: UnsafeRawBufferPointer, from offset: Int) -> Int64 {
     var count: Int64 = 0
     var at = offset
     while at < bytes.count, let nl = memchr(bytes.baseAddress! + at, 0x0A, bytes.count - at) {
@@ -82,8 +82,13 @@ package struct FileSink: LineSink, ~Copyable {
     // Not private: `--resolve-after`'s marked write (Marking.swift) and
     // `--count-field`'s (CountField.swift) fill them too.
     let target: String
-    let buffer: UnsafeMutableRawPointer
+    /// The buffer being filled: the sink's own, or one of its output
+    /// thread's.
+    var buffer: UnsafeMutableRawPointer
     let capacity: Int
+    /// Replay into a pipe: the thread that writes the filled buffers
+    /// (Platform/LinuxOutputThread.swift); nil: the writes are the sink's.
+    private let thread: OutputThread?
     var used = 0
     /// Prefix each line with its emission time and a TAB.
     package let emitTime: Bool
@@ -92,19 +97,26 @@ package struct FileSink: LineSink, ~Copyable {
     /// How a count is shown (`--count`, `--count-field`, or not at all).
     package var countStyle = CountStyle.prefix
 
-    package init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool, capacity: Int = FileSink.defaultCapacity) {
-        self.port = OutputPort(fd, twin: true)
+    /// `threaded`: write the filled buffers on a thread of their own, where
+    /// one can be started (replay into a pipe; never with `flushEachLine`).
+    package init(fd: Int32, target: String, emitTime: Bool, flushEachLine: Bool,
+                 capacity: Int = FileSink.defaultCapacity, threaded: Bool = false) {
+        let port = OutputPort(fd, twin: true)
+        self.port = port
         self.target = target
         self.emitTime = emitTime
         self.flushEachLine = flushEachLine
         self.capacity = max(capacity, 64)
-        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+        thread = threaded && !flushEachLine
+            ? OutputThread.start(port: port, target: target, capacity: self.capacity) : nil
+        buffer = thread?.firstBuffer() ?? UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
     }
 
-    /// Frees the buffer (a final `flush()` is its owner's to do) and closes
-    /// the twin descriptor if there is one.
+    /// Frees the buffer (a final `flush()` is its owner's to do: what the
+    /// output thread was given is written out first, unless a second signal
+    /// stops it) and closes the twin descriptor if there is one.
     deinit {
-        buffer.deallocate()
+        if let thread { thread.finish() } else { buffer.deallocate() }
         port.close()
     }
 
@@ -136,7 +148,7 @@ package struct FileSink: LineSink, ~Copyable {
     @inline(never)
     private mutating func emitSlowly(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
         if emitTime {
-            if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try flush() } }
+            if capacity - used < maxSecondsLength + 1 { try Self.beforeLine { () throws(OutputError) in try makeRoom() } }
             used += formatSeconds(time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
             used += 1
@@ -161,7 +173,7 @@ package struct FileSink: LineSink, ~Copyable {
             }
             return
         }
-        if capacity - used < maxSecondsLength + maxCountLength + 2 { try flush() }
+        if capacity - used < maxSecondsLength + maxCountLength + 2 { try makeRoom() }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
@@ -181,24 +193,43 @@ package struct FileSink: LineSink, ~Copyable {
             if line.count > 0 { (buffer + used).copyMemory(from: line.baseAddress!, byteCount: line.count) }
             used += line.count
         } else {
-            try Self.beforeLine { () throws(OutputError) in try flush() }
+            try Self.beforeLine { () throws(OutputError) in try makeRoom() }
             if line.count + 1 <= capacity {
                 if line.count > 0 { buffer.copyMemory(from: line.baseAddress!, byteCount: line.count) }
                 used = line.count
             } else {
-                let port = self.port, target = self.target
-                try Self.beforeLine { () throws(OutputError) in try writeAll(port, line, target: target) }
+                try Self.beforeLine { () throws(OutputError) in try writeDirectly(line) }
             }
         }
         buffer.storeBytes(of: 0x0A, toByteOffset: used, as: UInt8.self)
         used += 1
     }
 
+    /// Writes out the buffer; with an output thread, waits until every
+    /// buffer it was given is written.
     package mutating func flush() throws(OutputError) {
+        try makeRoom()
+        try thread?.drain()
+    }
+
+    /// Writes out the buffer, or gives it to the output thread for an empty
+    /// one: room for the next line.
+    mutating func makeRoom() throws(OutputError) {
         guard used > 0 else { return }
         let n = used
         used = 0
-        try writeAll(port, UnsafeRawBufferPointer(start: buffer, count: n), target: target)
+        if let thread {
+            buffer = try thread.pass(buffer, count: n)
+        } else {
+            try writeAll(port, UnsafeRawBufferPointer(start: buffer, count: n), target: target)
+        }
+    }
+
+    /// Writes bytes longer than the buffer straight out, after everything
+    /// given to the output thread.
+    mutating func writeDirectly(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        try thread?.drain()
+        try writeAll(port, bytes, target: target)
     }
 
     /// A write on the way to storing a line: if it is interrupted, that line

@@ -15,7 +15,7 @@ extension FileSink {
                       first: emission.number == 1, mark: emission.mark)
             return
         }
-        if capacity - used < maxSecondsLength + maxCountLength + 8 + 3 { try flush() }
+        if capacity - used < maxSecondsLength + maxCountLength + 8 + 3 { try makeRoom() }
         if emitTime {
             used += formatSeconds(emission.time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)

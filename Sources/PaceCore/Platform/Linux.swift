@@ -1,7 +1,8 @@
 // Every call that differs between operating systems, in one place: the
 // signal handlers and masks (LinuxSignals.swift), the wait (ppoll), readiness of a descriptor,
 // the clocks and timer slack (the live clock built on them:
-// LinuxLiveClock.swift), a pipe's capacity. Linux (glibc) is what pace is built and tested
+// LinuxLiveClock.swift), a pipe's capacity, and the thread that writes
+// replay's stdout into a pipe (LinuxOutputThread.swift). Linux (glibc) is what pace is built and tested
 // on; another system would get a sibling of this file, not branches through
 // the code.
 //

@@ -65,8 +65,10 @@ package func runReplay(_ configuration: Configuration, defaultYear: Int, input: 
         return runReplayCommands(exec, configuration, defaultYear: defaultYear, input: &input, droppedFD: droppedFD,
                                  traceFD: traceFD, columns: columns, signals: signals)
     }
-    OutputPipe.enlarge(outputFD, to: pipeCapacity)
-    var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false)
+    // Into a pipe, the copy into its pages goes to a thread of its own.
+    let pipe = OutputPipe.enlarge(outputFD, to: pipeCapacity) != nil
+    var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false,
+                        threaded: pipe)
     sink.countStyle = configuration.countStyle
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,
                            traceFD: traceFD, columns: columns, signals: signals)
