@@ -65,6 +65,28 @@ struct MetricsTests {
     /// a bad timestamp (skipped), a clamped one.
     static let log = "1 a\n2 b\n\n3 a\nx bad\n4 a\n3.5 a\n"
 
+    // The snapshot goes into a new file (FILE.<pid>.tmp) renamed over
+    // FILE: a link someone put at that name is not written through.
+    @Test("the rewrite never writes through a link at its temporary name")
+    func temporaryIsNew() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let metrics = String(decoding: dir.file(bytes("m.prom")), as: UTF8.self)
+        let victim = String(decoding: dir.file(bytes("victim")), as: UTF8.self)
+        #expect(FileManager.default.createFile(atPath: victim, contents: Data("precious\n".utf8)))
+        // The shell's pid is pace's after exec.
+        let result = try Pace.run(["-c", "ln -s \"$1\" \"$2.$$.tmp\" && exec \"$0\" --throttle 1s --replay --time-format unix --metrics \"$2\"",
+                                   Pace.binary.path, victim, metrics],
+                                  stdin: Array("1 a\n".utf8), executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.stdoutText == "1 a\n")
+        #expect(result.status == 0)
+        #expect(FileManager.default.contents(atPath: victim) == Data("precious\n".utf8))
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        #expect(text.contains("pace_lines_read_total 1\n"))
+        let leftOver = try FileManager.default.contentsOfDirectory(atPath: String(decoding: dir.path, as: UTF8.self)).filter { $0.hasSuffix(".tmp") }
+        #expect(leftOver == [])
+    }
+
     @Test("replay: the file parses as Prometheus text, with SPEC's names and the values of --stats",
           .enabled(if: prometheusPython != nil, "python3 with prometheus_client is not installed (.ci/run installs it)"))
     func replayValues() throws {

@@ -337,6 +337,29 @@ struct StateEndToEndTests {
         #expect(dir.bytes == saved)
         #expect(!FileManager.default.fileExists(atPath: dir.state + ".tmp"))
     }
+
+    // The save goes into a new file beside FILE (SPEC): what is at FILE.tmp
+    // already, a link someone put there or a FIFO, is neither followed nor
+    // waited on (a FIFO held pace in open(2) for ever, signals blocked).
+    @Test("the save never writes through a link at FILE.tmp, nor waits on a FIFO there", arguments: [false, true])
+    func temporaryIsNew(fifo: Bool) throws {
+        let dir = try StateDirectory()
+        let victim = dir.url.appendingPathComponent("victim").path
+        #expect(FileManager.default.createFile(atPath: victim, contents: Data("precious\n".utf8)))
+        if fifo {
+            #expect(mkfifo(dir.state + ".tmp", 0o600) == 0)
+        } else {
+            #expect(symlink(victim, dir.state + ".tmp") == 0)
+        }
+        let result = try Pace.run(["-k", "5", "10", Pace.binary.path] + flags + ["--state", dir.state], stdin: Array("a 1\n".utf8),
+                                  executable: URL(fileURLWithPath: "/usr/bin/timeout"))
+        #expect(result == PaceResult(stdout: Array("a 1\n".utf8), stderr: "", status: 0))
+        #expect(FileManager.default.contents(atPath: victim) == Data("precious\n".utf8))
+        #expect(dir.text.hasPrefix("pace state 1\n") && dir.text.contains("\na\t0\twindow\t"))
+        let kind = try FileManager.default.attributesOfItem(atPath: dir.state)[.type] as? FileAttributeType
+        #expect(kind == .typeRegular)
+        #expect(!FileManager.default.fileExists(atPath: dir.state + ".tmp"))
+    }
 }
 
 /// Random bytes for the test that feeds pace a file of them.

@@ -6,6 +6,7 @@
 // is fsynced, so the rename itself survives a crash. A reader (or a pace
 // started after a kill -9) sees the old state or the new one, never a mix.
 // `FILE.tmp` needs no unique name: the lock keeps every other pace away.
+// It is always a new file: a link or FIFO at that name is never followed.
 
 import Glibc
 import Synchronization
@@ -105,7 +106,11 @@ enum StateFiles {
     /// the first failure, when FILE keeps what it held.
     static func replace(_ path: [UInt8], with bytes: [UInt8]) -> Int32? {
         let temporary = cPath(path + Array(".tmp".utf8))
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        // A new file (SPEC): whatever is at FILE.tmp, a file a crash left or
+        // a link or FIFO someone put there, is removed, and the open neither
+        // follows nor reuses anything that appears in between.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
         if fd < 0 { return errno }
         func fail(_ code: Int32) -> Int32 {
             close(fd)

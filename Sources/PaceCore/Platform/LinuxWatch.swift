@@ -26,8 +26,11 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     let inPlace = existing == 0 && (info.st_mode & S_IFMT) != S_IFREG
     let temporary = inPlace ? final : path + Array(".\(getpid()).tmp".utf8) + [0]
     // In place, opened and written without waiting (ENXIO: a FIFO without
-    // a reader; EAGAIN: a full one).
-    let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (inPlace ? O_NONBLOCK : 0)
+    // a reader; EAGAIN: a full one). Otherwise a new file: whatever is at
+    // the temporary name (a link or FIFO put there) is removed, and the
+    // open neither follows nor reuses anything.
+    if !inPlace { _ = temporary.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } } }
+    let flags = O_WRONLY | O_CLOEXEC | (inPlace ? O_CREAT | O_TRUNC | O_NONBLOCK : O_CREAT | O_EXCL | O_NOFOLLOW)
     let fd = temporary.withUnsafeBufferPointer { name in
         name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, flags, 0o666) }
     }
