@@ -38,4 +38,19 @@ extension CommandQueue {
             armKillTimer(line, now: now, into: &effects)
         }
     }
+
+    /// What each key is owed for lines never run (`--on-busy drop`, a
+    /// shutdown), with `includingWaiting` the counts of its waiting lines
+    /// too (what a shutdown now would discard); keys owed 0 are left out.
+    package func forEachOwed(includingWaiting: Bool, _ body: (Key, Int64) -> Void) {
+        var totals = owed
+        if includingWaiting {
+            for (key, state) in keys {
+                state.waiting.withWaiting { lines in
+                    for line in lines { totals[key, default: 0] += line.count }
+                }
+            }
+        }
+        for (key, count) in totals where count > 0 { body(key, count) }
+    }
 }

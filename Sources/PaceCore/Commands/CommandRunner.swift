@@ -203,14 +203,16 @@ package final class CommandRunner<Dropped: LineSink> {
     /// (`resolvedLine`), as that line may be in flight too.
     /// A `--batch` is one command: `before` holds its lines before `line`,
     /// its last, each followed by `\n`, and `batchSize` its size (0 without
-    /// `--batch`); `count` is its lines'.
-    package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, time: Instant, count: Int64,
-                       lineNumber: EventNumber, mark: EpisodeMark = .none, kept: Bool = false,
-                       before: [UInt8] = [], batchSize: Int32 = 0) throws(OutputError) {
+    /// `--batch`); `count` is its lines'. `key` is the key as the scheduler
+    /// keeps it (two keys that look alike stay apart), `shownKey` as
+    /// PACE_KEY shows it (nil: the same bytes).
+    package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, shownKey: [UInt8]? = nil,
+                       time: Instant, count: Int64, lineNumber: EventNumber, mark: EpisodeMark = .none,
+                       kept: Bool = false, before: [UInt8] = [], batchSize: Int32 = 0) throws(OutputError) {
         latestTime = time
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
-        stored[id] = Stored(line: Array(line), key: Array(key), time: time, before: before, batchSize: batchSize,
-                            mark: mark)
+        stored[id] = Stored(line: Array(line), key: shownKey ?? Array(key), time: time, before: before,
+                            batchSize: batchSize, mark: mark)
         let origin: LineOrigin = mark == .resolved ? .resolved : kept || mark == .exempt ? .outsidePolicy : .policy
         try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(), origin: origin)),
                     on: .submitted(id))

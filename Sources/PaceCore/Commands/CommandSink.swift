@@ -65,22 +65,25 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
             gathered.removeAll(keepingCapacity: true)
             gatheredCount = 0
         }
-        // The key as shown (PACE_KEY): one field's bytes as they are, the
-        // values of several joined by one space.
-        let shown = keys.shown(Array(emission.key))
-        var failure: OutputError?
-        shown.withUnsafeBytes { key in
-            do throws(OutputError) {
-                try runner.submit(line: emission.line, key: key, time: emission.time,
-                                  count: emission.count + gatheredCount, lineNumber: emission.number,
-                                  mark: emission.mark, kept: emission.slot == Emission.outsidePolicy,
-                                  before: gathered, batchSize: emission.batchSize)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        // The queue keeps the key as the scheduler does, so that keys that
+        // look alike (`a b` + `c`, `a` + `b c`) keep commands of their own;
+        // PACE_KEY shows it: one field's bytes as they are, the values of
+        // several joined by one space.
+        let key = Array(emission.key)
+        let shown = keys.shown(key)
+        try runner.submit(line: emission.line, key: emission.key, shownKey: shown == key ? nil : shown,
+                          time: emission.time, count: emission.count + gatheredCount, lineNumber: emission.number,
+                          mark: emission.mark, kept: emission.slot == Emission.outsidePolicy,
+                          before: gathered, batchSize: emission.batchSize)
         if waitsForEach { try runner.waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow) }
+    }
+
+    /// `--state`: the keys' counts for lines never run, and with
+    /// `includingWaiting` for the lines waiting to run.
+    package func forEachOwedByCommands(includingWaiting: Bool, _ body: (UnsafeRawBufferPointer, Int64) -> Void) {
+        runner.queue.forEachOwed(includingWaiting: includingWaiting) { key, count in
+            key.withUnsafeBytes { body($0, count) }
+        }
     }
 
     /// End of the run: every command run and waited for (a signal shuts

@@ -167,6 +167,10 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
 
     package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) { forgotten.forEach(body) }
 
+    package func forEachOwedByCommands(includingWaiting: Bool, _ body: (UnsafeRawBufferPointer, Int64) -> Void) {
+        base.forEachOwedByCommands(includingWaiting: includingWaiting, body)
+    }
+
     package mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64) {
         forgotten.remember(key, hash: hash, owed: count)
     }

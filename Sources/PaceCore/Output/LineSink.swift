@@ -166,6 +166,10 @@ package protocol LineSink: ~Copyable {
     func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void)
     /// `key`, not in the table, owes `count` (a loaded key that is idle).
     mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64)
+    /// `--exec`: what each key owes for lines its commands never ran
+    /// (`--on-busy drop`, a signal's shutdown), and with `includingWaiting`
+    /// for those still waiting to run too (a save they may never follow).
+    func forEachOwedByCommands(includingWaiting: Bool, _ body: (UnsafeRawBufferPointer, Int64) -> Void)
 
     // `--then-every` (Counting.swift); false for every other sink. The run
     // of discards it counts is the owed count of `owed(slot:)`.
@@ -202,6 +206,7 @@ extension LineSink where Self: ~Copyable {
     package mutating func setOwed(slot: Int32, _ count: Int64) {}
     package func forEachForgotten(_ body: (UnsafeRawBufferPointer, Int64) -> Void) {}
     package mutating func rememberForgotten(_ key: UnsafeRawBufferPointer, hash: UInt64, owed count: Int64) {}
+    package func forEachOwedByCommands(includingWaiting: Bool, _ body: (UnsafeRawBufferPointer, Int64) -> Void) {}
 
     package static var thinsDiscards: Bool { false }
     @inline(__always)

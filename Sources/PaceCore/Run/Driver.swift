@@ -279,7 +279,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         }
     }
     if saves, let state {
-        let snapshot = lastState ?? scheduler.snapshot(at: mode.now, heldLinesOwed: true)
+        var snapshot = lastState ?? scheduler.snapshot(at: mode.now, heldLinesOwed: true)
+        // `--exec`: taken now, after the last lines went to the commands.
+        // After a signal, the lines still waiting never run.
+        var signalled = false
+        if case .signal = report.end { signalled = true }
+        scheduler.addOwedByCommands(to: &snapshot, includingWaiting: signalled)
         if let code = state.save(snapshot) {
             switch report.end {
             case .endOfInput, .brokenPipe: report.end = .outputFailed(target: state.target, errno: code)

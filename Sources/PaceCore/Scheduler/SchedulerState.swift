@@ -40,6 +40,18 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         return snapshot
     }
 
+    /// Adds to `snapshot` what `--exec`'s commands owe the keys: the counts
+    /// of lines they never ran, and with `includingWaiting` of those still
+    /// waiting (a save they may never follow, or a signal's end, whose
+    /// shutdown discards them). Nothing for any other sink.
+    package func addOwedByCommands(to snapshot: inout StateSnapshot, includingWaiting: Bool) {
+        var extra: [[UInt8]: Int64] = [:]
+        sink.forEachOwedByCommands(includingWaiting: includingWaiting) { key, count in
+            extra[Array(key), default: 0] += count
+        }
+        if !extra.isEmpty { snapshot.addOwed(extra) }
+    }
+
     /// Puts `snapshot`'s keys back at the start of a run at `now`: a state
     /// whose window ended by then is idle and is not loaded (a key that
     /// owes is remembered with its count, as a forgotten key is).

@@ -135,7 +135,8 @@ package final class StateKeeper {
         guard let due = nextSave(eventsSeen: scheduler.eventsSeen), due <= now else { return }
         savedEvents = scheduler.eventsSeen
         lastSave = now
-        let snapshot = scheduler.snapshot(at: now, heldLinesOwed: true)
+        var snapshot = scheduler.snapshot(at: now, heldLinesOwed: true)
+        scheduler.addOwedByCommands(to: &snapshot, includingWaiting: true)
         let (path, flags) = (self.path, self.flags)
         let (work, result) = BackgroundWork.start {
             StateFiles.replace(path, with: StateFormat.encode(snapshot, flags: flags))

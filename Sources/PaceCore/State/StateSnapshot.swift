@@ -61,6 +61,19 @@ package struct StateSnapshot: Equatable, Sendable {
         return keyBytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<keyEnds[index]])) }
     }
 
+    /// Adds `extra`'s counts (`--exec`'s lines never run) to what its keys
+    /// owe: to a key's entry, or, for a key without one, as an idle key
+    /// that owes (appended in byte order, so a save is the same each time).
+    package mutating func addOwed(_ extra: [[UInt8]: Int64]) {
+        var left = extra
+        for index in 0..<count where !left.isEmpty {
+            if let more = withKey(index, { left.removeValue(forKey: Array($0)) }) { owed[index] += more }
+        }
+        for (key, more) in left.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            key.withUnsafeBytes { append(key: $0, state: nil, owed: more) }
+        }
+    }
+
     /// Runs `body` on the last line of the episode of key `index`, which has one.
     package func withEpisodeLine<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         episodeLines.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[episodes[index]!.line])) }
