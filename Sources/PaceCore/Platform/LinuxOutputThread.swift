@@ -13,9 +13,9 @@
 //   pipe in poll(2), beside a pipe of its own that the replay writes to
 //   stop it at once.
 // - The replay waits for a free buffer, or for the last bytes to be written,
-//   in ppoll on a notification pipe the output thread writes to (a byte per
-//   buffer freed, when it can): where SIGINT and SIGTERM arrive, as in a
-//   direct write's wait. A first signal lets the writes go on; a second one
+//   in ppoll on a notification pipe the output thread writes a byte to
+//   when it frees a buffer while the replay waits: where SIGINT and SIGTERM
+//   arrive, as in a direct write's wait. A first signal lets the writes go on; a second one
 //   stops the thread and counts the lines it had not written.
 // - An error (EPIPE, EIO, ENOSPC) stops the writing: the buffers still to
 //   write are given back unwritten, as a direct write would never have
@@ -33,7 +33,8 @@ final class OutputThread: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let work = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// The output thread writes a byte to `freed.write` when it gives a
-    /// buffer back or stops; the replay waits for it on `freed.read`.
+    /// buffer back while the replay waits (`noticeWanted`); the replay
+    /// waits for it on `freed.read`.
     private let freed: (read: Int32, write: Int32)
     /// The replay writes a byte to `stop.write` to stop a write at once.
     private let stop: (read: Int32, write: Int32)
@@ -53,6 +54,10 @@ final class OutputThread: @unchecked Sendable {
     private var failure: OutputError?
     private var stopping = false
     private var running = true
+    /// The replay waits for a notice: the output thread sends one when it
+    /// next gives a buffer back (and only then: a write per buffer cost
+    /// the pipe's other end a wake-up it did not need).
+    private var noticeWanted = false
 
     /// Starts an output thread for `port` with `count` buffers of
     /// `capacity` bytes; nil when the system refuses a pipe or a thread.
@@ -163,7 +168,9 @@ final class OutputThread: @unchecked Sendable {
         var byte: UInt8 = 0
         while read(freed.read, &byte, 1) > 0 {}
         if !Signals.endNow {
-            if locked(done) { return }
+            // Asked and announced in one hold of the lock: a buffer freed
+            // after it sees the wish and sends its notice.
+            if locked({ if done() { return true }; noticeWanted = true; return false }) { return }
             _ = awaitReady(freed.read, events: Int16(POLLIN))
         }
         if Signals.endNow {
@@ -218,8 +225,11 @@ final class OutputThread: @unchecked Sendable {
                 // What a direct write would never have reached.
                 while !full.isEmpty { spare.append(full.removeFirst().buffer) }
             }
-            var byte: UInt8 = 1
-            _ = write(freed.write, &byte, 1)
+            if noticeWanted {
+                noticeWanted = false
+                var byte: UInt8 = 1
+                _ = write(freed.write, &byte, 1)
+            }
         }
         lock.unlock()
     }
