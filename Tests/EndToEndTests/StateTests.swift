@@ -295,6 +295,16 @@ struct StateEndToEndTests {
         #expect(result.stderr.hasPrefix("pace: '--state' file '/proc/pace.state': pace cannot write in its directory ("))
     }
 
+    @Test("a lock that cannot be opened is refused by its own name")
+    func lockNotOpenable() throws {
+        let dir = try StateDirectory()
+        try FileManager.default.createDirectory(atPath: dir.state + ".lock", withIntermediateDirectories: false)
+        let result = try Pace.run(["--throttle", "1s", "--state", dir.state], stdin: "a\n")
+        #expect(result.status == 2)
+        #expect(result.stdout == [])
+        #expect(result.stderr.hasPrefix("pace: '--state' file '\(dir.state)': pace cannot open its lock '\(dir.state).lock' (Is a directory)\n"))
+    }
+
     // MARK: - Whole states
 
     @Test("kill -9 during a run leaves the last whole state, which the next run loads")

@@ -39,6 +39,10 @@ enum StateFiles {
         return .success(fd)
     }
 
+    /// Whether lock's failure `code` is the lock's own name's (a directory
+    /// there, a file pace may not open), the directory being writable.
+    static func isTheLock(_ code: Int32) -> Bool { code == EISDIR || code == EACCES }
+
     /// lock's failure when another process holds the lock.
     static var lockHeld: Int32 { EWOULDBLOCK }
 

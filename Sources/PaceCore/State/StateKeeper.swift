@@ -60,8 +60,14 @@ package final class StateKeeper {
         case let .failure(error) where error.code == StateFiles.lockHeld:
             return refuse(" is in use by another pace (it holds '\(String(decoding: path, as: UTF8.self)).lock')",
                           hint: "Each running pace needs a --state file of its own.\nSee 'pace --help' for more information.")
-        case let .failure(error):
+        case let .failure(error) where !StateFiles.isTheLock(error.code):
             return unwritable(error.code)
+        case let .failure(error):
+            // Something at the lock's own name is the trouble (a directory,
+            // a file pace may not open), not the directory.
+            return refuse(": pace cannot open its lock '\(String(decoding: path, as: UTF8.self)).lock' "
+                          + "(\(StateFiles.describe(error.code)))",
+                          hint: "A running pace holds a lock on FILE.lock beside FILE.\nSee 'pace --help' for more information.")
         }
         func fail(_ result: Result<StateKeeper, UsageError>) -> Result<StateKeeper, UsageError> {
             StateFiles.unlock(lockFD)
