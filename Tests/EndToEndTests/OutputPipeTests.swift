@@ -49,6 +49,28 @@ struct OutputPipeTests {
         return capacity
     }
 
+    // The output thread may leave a buffer half written while its reader is
+    // slow: anything else pace wrote into that pipe meanwhile (a message,
+    // a dropped line) would land inside a line. So the thread is there
+    // only for a pipe of stdout's own, seen here while pace waits for its
+    // reader (/proc/PID/task: its threads).
+    @Test("replay writes into a pipe of its own on a second thread, and on its one thread when stderr or --dropped shares it",
+          arguments: ["none", "stderr", "dropped"])
+    func threadOnlyForAPipeOfItsOwn(shared: String) throws {
+        let input = (1...100_000).map { "\($0)us line \($0)\n" }.joined()
+        let path = try Pace.file(Array(input.utf8))
+        let arguments = ["--throttle", "1ns", "--replay", path] + (shared == "dropped" ? ["--dropped", "/dev/stdout"] : [])
+        let launcher = shared == "stderr" ? ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1"] : []
+        let pace = try PipedPace(arguments, .init(launcher: launcher))
+        #expect(pace.waitUntilBlockedWriting() != nil)
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pace.pid)/task").count
+        #expect(threads == (shared == "none" ? 2 : 1))
+        let end = pace.finish()
+        let all = end.output == Array(input.utf8)
+        #expect(all)
+        #expect(end.status == 0)
+    }
+
     @Test("replay makes a 64 KiB pipe as stdout hold 1 MiB")
     func replayEnlargesThePipe() throws {
         #expect(try pipeCapacity(["--replay", "--throttle", "1s"]) == mebibyte)

@@ -209,6 +209,14 @@ struct OutputPort {
 private let setPipeSize: Int32 = 1031
 private let getPipeSize: Int32 = 1032
 
+/// Whether descriptors `a` and `b` lead to the same file, pipe or FIFO
+/// (their device and inode), as `2>&1` makes stderr stdout's pipe.
+func sameFile(_ a: Int32, _ b: Int32) -> Bool {
+    var first = stat(), second = stat()
+    guard fstat(a, &first) == 0, fstat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+}
+
 /// The capacity in bytes of the pipe or FIFO `fd` is an end of; nil for
 /// any other descriptor (F_GETPIPE_SZ fails with EBADF there).
 func pipeCapacity(_ fd: Int32) -> Int? {

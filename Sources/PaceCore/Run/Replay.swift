@@ -65,10 +65,14 @@ package func runReplay(_ configuration: Configuration, defaultYear: Int, input: 
         return runReplayCommands(exec, configuration, defaultYear: defaultYear, input: &input, droppedFD: droppedFD,
                                  traceFD: traceFD, columns: columns, signals: signals)
     }
-    // Into a pipe, the copy into its pages goes to a thread of its own.
+    // Into a pipe, the copy into its pages goes to a thread of its own,
+    // unless pace writes into that pipe from elsewhere too (`2>&1`, a
+    // `--dropped /dev/stdout`): a line the thread had half written would
+    // have a message or a dropped line in its middle.
     let pipe = OutputPipe.enlarge(outputFD, to: pipeCapacity) != nil
+    let shared = [2, traceFD, droppedFD ?? -1].contains { $0 >= 0 && sameFile($0, outputFD) }
     var sink = FileSink(fd: outputFD, target: "stdout", emitTime: configuration.emitTime, flushEachLine: false,
-                        threaded: pipe)
+                        threaded: pipe && !shared)
     sink.countStyle = configuration.countStyle
     let report = runReplay(configuration, defaultYear: defaultYear, input: &input, sink: &sink, droppedFD: droppedFD,
                            traceFD: traceFD, columns: columns, signals: signals)
