@@ -5,7 +5,9 @@
 // copied them out. Here the replay fills a buffer and hands it over; the
 // output thread writes it while the replay fills the next. The bytes, their
 // order and the errors are those of the direct writes (FileSink.swift);
-// only the thread that waits for the pipe changes.
+// only the thread that waits for the pipe changes. Only for a pipe of
+// stdout's own (Replay.swift): a buffer left half written while the reader
+// is slow must not get a message or a dropped line written into its middle.
 //
 // How it waits, within the signal design of Linux.swift:
 // - The output thread blocks every signal, so the handlers always run on the
@@ -15,8 +17,8 @@
 // - The replay waits for a free buffer, or for the last bytes to be written,
 //   in ppoll on a notification pipe the output thread writes a byte to
 //   when it frees a buffer while the replay waits: where SIGINT and SIGTERM
-//   arrive, as in a direct write's wait. A first signal lets the writes go on; a second one
-//   stops the thread and counts the lines it had not written.
+//   arrive, as in a direct write's wait. A first signal lets the writes go
+//   on; a second one stops the thread and counts the lines not written.
 // - An error (EPIPE, EIO, ENOSPC) stops the writing: the buffers still to
 //   write are given back unwritten, as a direct write would never have
 //   reached them, and the replay throws the error at its next hand-over.
