@@ -28,12 +28,26 @@ package func writeAll(fd: Int32, _ bytes: UnsafeRawBufferPointer, target: String
 private let stderrPort = OutputPort(2, twin: true)
 
 func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: String) throws(OutputError) {
+    let (written, error) = writeOut(port, bytes, target: target) { awaitWritableUnlessEnded(port.fd) }
+    if let error { throw error }
+    // A second SIGINT or SIGTERM while waiting: the lines of what is left.
+    if written < bytes.count { throw .interrupted(linesNotWritten: newlines(in: bytes, from: written)) }
+}
+
+/// The one write loop, `writeAll`'s and the output thread's: writes `bytes`
+/// whole, retrying short writes and EINTR; when the port cannot take more,
+/// `wait` waits until it can, or says to give up (false). Returns how much
+/// was written and the error that ended it: EPIPE is `.brokenPipe`,
+/// anything else `.failed`; nil with less than all written is `wait`'s
+/// giving up.
+func writeOut(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: String,
+              wait: () -> Bool) -> (written: Int, error: OutputError?) {
     var offset = 0
     while offset < bytes.count {
         // A port without a twin waits only when the descriptor is full, as a
         // twin's write waits only on EAGAIN: a second signal gives up a
         // stalled write, not one the descriptor takes at once (its message).
-        if port.waitsFirst && !isWritableNow(port.fd) { try awaitWritable(port.fd, unwritten: bytes, from: offset) }
+        if port.waitsFirst && !isWritableNow(port.fd) && !wait() { return (offset, nil) }
         let n = port.write(bytes.baseAddress! + offset, bytes.count - offset)
         if n >= 0 {
             offset += n
@@ -42,20 +56,13 @@ func writeAll(_ port: OutputPort, _ bytes: UnsafeRawBufferPointer, target: Strin
         let error = errno
         if error == EINTR { continue }
         if error == EAGAIN || error == EWOULDBLOCK {
-            try awaitWritable(port.fd, unwritten: bytes, from: offset)
+            if !wait() { return (offset, nil) }
             continue
         }
-        if error == EPIPE { throw .brokenPipe }
-        throw .failed(target: target, errno: error)
+        if error == EPIPE { return (offset, .brokenPipe) }
+        return (offset, .failed(target: target, errno: error))
     }
-}
-
-/// Waits for `fd` to take more bytes; a second SIGINT or SIGTERM while
-/// waiting throws `.interrupted` with the lines of `bytes[offset...]`.
-private func awaitWritable(_ fd: Int32, unwritten bytes: UnsafeRawBufferPointer, from offset: Int) throws(OutputError) {
-    guard awaitWritableUnlessEnded(fd) else {
-        throw .interrupted(linesNotWritten: newlines(in: bytes, from: offset))
-    }
+    return (offset, nil)
 }
 
 /// The `\n`s in `bytes[offset...]`: the lines a write still owed.

@@ -215,7 +215,9 @@ final class OutputThread: @unchecked Sendable {
             writing = true
             written = 0
             lock.unlock()
-            let (done, error) = writeOut(UnsafeRawBufferPointer(start: buffer, count: count))
+            // writeAll's loop, waiting in poll(2) beside the stop pipe.
+            let (done, error) = writeOut(port, UnsafeRawBufferPointer(start: buffer, count: count), target: target,
+                                         wait: awaitWritableOrStop)
             lock.lock()
             written = done
             if error == nil && done < count { break }  // stopped
@@ -234,30 +236,6 @@ final class OutputThread: @unchecked Sendable {
             }
         }
         lock.unlock()
-    }
-
-    /// Writes `bytes` whole, as `writeAll` does, but waiting in poll(2)
-    /// beside the stop pipe. Returns how much was written and the error
-    /// that ended it (nil with less than all written: stopped).
-    private func writeOut(_ bytes: UnsafeRawBufferPointer) -> (written: Int, error: OutputError?) {
-        var offset = 0
-        while offset < bytes.count {
-            if port.waitsFirst && !awaitWritableOrStop() { return (offset, nil) }
-            let n = port.write(bytes.baseAddress! + offset, bytes.count - offset)
-            if n >= 0 {
-                offset += n
-                continue
-            }
-            let error = errno
-            if error == EINTR { continue }
-            if error == EAGAIN || error == EWOULDBLOCK {
-                if !awaitWritableOrStop() { return (offset, nil) }
-                continue
-            }
-            if error == EPIPE { return (offset, .brokenPipe) }
-            return (offset, .failed(target: target, errno: error))
-        }
-        return (offset, nil)
     }
 
     /// Waits for the port to take bytes; false when the replay stops the
