@@ -39,6 +39,9 @@ final class PipedPace: @unchecked Sendable {
         /// path and arguments follow), which must exec pace so that `pid` is
         /// pace's: `env --ignore-signal=CHLD`, `setpriv --reuid=...`.
         var launcher: [String] = []
+        /// pace's stdin is this descriptor (a file the test opened, whose
+        /// offset the test shares) instead of a pipe.
+        var stdinFile: Int32? = nil
     }
 
     init(_ arguments: [String], _ options: Options = Options()) throws {
@@ -57,7 +60,8 @@ final class PipedPace: @unchecked Sendable {
         let stderr = makePipe(size: 65536)
         if options.nonBlockingStdin { _ = fcntl(stdin.read, F_SETFL, fcntl(stdin.read, F_GETFL) | O_NONBLOCK) }
         if options.nonBlockingStdout { _ = fcntl(stdout.write, F_SETFL, fcntl(stdout.write, F_GETFL) | O_NONBLOCK) }
-        input = stdin.write
+        input = options.stdinFile == nil ? stdin.write : -1
+        if options.stdinFile != nil { close(stdin.write) }
         output = stdout.read
         errors = stderr.read
         write(options.prefill)
@@ -76,7 +80,7 @@ final class PipedPace: @unchecked Sendable {
         if !options.sizesPipe {
             process.environment = ProcessInfo.processInfo.environment.merging(["PACE_PIPE_SIZE": "0"]) { $1 }
         }
-        process.standardInput = FileHandle(fileDescriptor: stdin.read, closeOnDealloc: false)
+        process.standardInput = FileHandle(fileDescriptor: options.stdinFile ?? stdin.read, closeOnDealloc: false)
         process.standardOutput = FileHandle(fileDescriptor: stdout.write, closeOnDealloc: false)
         process.standardError = FileHandle(fileDescriptor: stderr.write, closeOnDealloc: false)
         try process.run()

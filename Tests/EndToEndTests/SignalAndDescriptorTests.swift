@@ -188,6 +188,39 @@ struct SignalAndDescriptorTests {
         #expect(end.status == 143)
     }
 
+    // A signal ends input where pace is: from a regular file, the lines
+    // already read are taken, and the one the read buffer holds only the
+    // start of is left in the file, with stdin's offset at its first byte
+    // (POSIX: a utility that stops before the end of a seekable input leaves
+    // the offset just past what it processed). The test shares pace's open
+    // file, as `{ pace ...; cat; } < file` would: what pace wrote and what
+    // is left to read from the offset make up the file exactly. Lines of 100
+    // bytes never fill a read buffer of a power of two exactly.
+    @Test("SIGTERM while replaying a regular file: no cut line, and stdin's offset just past the last line taken")
+    func signalLeavesARegularFileAtALine() throws {
+        let input = Array((1...30_000).map { index -> String in
+            let time = "\(index)us "
+            return time + String(repeating: "x", count: 99 - time.utf8.count) + "\n"
+        }.joined().utf8)
+        let path = NSTemporaryDirectory() + "pace-signal-file-\(getpid())-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(input)))
+        defer { unlink(path) }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(file >= 0)
+        defer { close(file) }
+        let pace = try PipedPace(["--throttle", "1ns", "--replay"], .init(stdinFile: file))
+        #expect(pace.waitUntilBlockedWriting(holding: 65_536) != nil)
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.errors == "")
+        #expect(end.status == 143)
+        let offset = Int(lseek(file, 0, SEEK_CUR))
+        #expect(offset > 0 && offset < input.count)
+        #expect(offset % 100 == 0)
+        let prefix = end.output == Array(input.prefix(offset))
+        #expect(prefix)
+    }
+
     /// The `--stats` summary as SPEC words it, for an unkeyed run.
     private func summary(eventsIn: Int, emitted: Int) -> [String] {
         ["pace: stats:",

@@ -78,13 +78,30 @@ package struct LineReader: ~Copyable {
         return nil
     }
 
-    /// Ends input before read(2) said so (SIGINT, SIGTERM): no more reads,
-    /// and the bytes of an unfinished last line, if any, become the last line
-    /// `nextBuffered()` returns, as at a real end of input. Returns whether
-    /// there is such a line.
+    /// Ends input before read(2) said so (SIGINT, SIGTERM): no more reads.
+    /// From a pipe or terminal, the bytes of an unfinished last line, if any,
+    /// become the last line `nextBuffered()` returns, as at a real end of
+    /// input. From a regular file the line goes on in the file, so it is left
+    /// unread: the descriptor's offset goes back to its first byte, just past
+    /// the last line pace takes (POSIX's rule for a utility that stops before
+    /// the end of a seekable input, so `{ pace ...; cat; } < file` neither
+    /// cuts nor repeats a line). Returns whether a last line is left.
     package mutating func endInput() -> Bool {
+        if !atEnd && !canWait { giveBackUnfinishedLine() }
         atEnd = true
         return start < end
+    }
+
+    /// Seeks the bytes after the buffer's last newline back into the file
+    /// and forgets them; when the seek fails they stay, as a last line.
+    private mutating func giveBackUnfinishedLine() {
+        var lineStart = end
+        while lineStart > start && buffer.load(fromByteOffset: lineStart - 1, as: UInt8.self) != 0x0A {
+            lineStart -= 1
+        }
+        guard lineStart < end, lseek(fd, off_t(lineStart - end), SEEK_CUR) >= 0 else { return }
+        end = lineStart
+        scanned = min(scanned, end)
     }
 
     /// Reads once more into the buffer, first moving the partial line to the

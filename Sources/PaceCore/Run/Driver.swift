@@ -140,7 +140,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     report.end = .signal(signal)
                     mode.tick()
                     // Input ends here, as at end of input: an unfinished
-                    // last line is still a line.
+                    // last line from a pipe is still a line (a regular
+                    // file's is left unread there: LineReader.endInput).
                     _ = input.endInput()
                     ending = true
                     continue reading

@@ -31,6 +31,13 @@ private func nextLine(_ reader: inout LineReader) -> [UInt8]? {
     }
 }
 
+/// The lines already buffered, without reading.
+private func rest(_ reader: inout LineReader) -> [[UInt8]] {
+    var lines: [[UInt8]] = []
+    while let line = reader.nextBuffered() { lines.append(Array(line)) }
+    return lines
+}
+
 @Suite("Line reader")
 struct LineReaderTests {
     @Test("splits on \\n only, keeps \\r and any byte, and keeps a last line without \\n",
@@ -93,5 +100,51 @@ struct LineReaderTests {
         #expect(nextLine(&reader) == Array("b".utf8))
         #expect(nextLine(&reader) == nil)
         #expect(reader.capacity == 64)
+    }
+
+    @Test("input ended early (a signal) leaves a regular file's unfinished line unread, its offset at the line's start")
+    func endedFileGivesBackItsUnfinishedLine() throws {
+        // 16 bytes read: two whole lines after the first, then "ijkl" of a
+        // line the file goes on with.
+        let fd = try descriptor(for: Array("ab\ncd\nefgh\nijklmnop\n".utf8))
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, capacity: 16)
+        #expect(nextLine(&reader) == Array("ab".utf8))
+        let lineLeft = reader.endInput()
+        #expect(lineLeft)
+        #expect(rest(&reader) == ["cd", "efgh"].map { Array($0.utf8) })
+        let fill = reader.fill()
+        #expect(fill == .endOfInput)
+        #expect(lseek(fd, 0, SEEK_CUR) == 11)
+    }
+
+    @Test("input ended early with only an unfinished line of a file buffered: no line left")
+    func endedFileWithOnlyAFragment() throws {
+        let fd = try descriptor(for: Array("ab\ncd\nefghijklmnopqrstuvwxyz\n".utf8))
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, capacity: 16)
+        #expect(nextLine(&reader) == Array("ab".utf8))
+        #expect(rest(&reader) == [Array("cd".utf8)])
+        let lineLeft = reader.endInput()
+        #expect(!lineLeft)
+        #expect(rest(&reader) == [])
+        #expect(lseek(fd, 0, SEEK_CUR) == 6)
+    }
+
+    @Test("input ended early from a pipe: the unfinished line is the last line")
+    func endedPipeKeepsItsUnfinishedLine() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let bytes = Array("ab\ncd\nef".utf8)
+        #expect(write(ends[1], bytes, bytes.count) == bytes.count)
+        close(ends[1])
+        var reader = LineReader(fd: ends[0], capacity: 64)
+        let fill = reader.fill()
+        #expect(fill == .data)
+        #expect(rest(&reader) == ["ab", "cd"].map { Array($0.utf8) })
+        let lineLeft = reader.endInput()
+        #expect(lineLeft)
+        #expect(rest(&reader) == [Array("ef".utf8)])
     }
 }
