@@ -192,6 +192,7 @@ struct StateEndToEndTests {
         let whole = try #require(dir.bytes)
         let cut = Array(whole.dropLast(4))  // "end\n" gone
         let wholeText = String(decoding: whole, as: UTF8.self)
+        let aLine = try #require(wholeText.split(separator: "\n").firstIndex { $0.hasPrefix("a\t") }) + 1
         let bLine = try #require(wholeText.split(separator: "\n").firstIndex { $0.hasPrefix("b\t") }) + 1
         var random = SplitMix(seed: 22)
         let noise = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -207,6 +208,8 @@ struct StateEndToEndTests {
              " is damaged (line 3 is not what a pace state holds)"),
             (Array(wholeText.replacingOccurrences(of: "\nb\t0\twindow\t", with: "\nb\t0\tbucket\t").utf8),
              " is damaged (line \(bLine) is not what a pace state holds)"),
+            (Array(wholeText.replacingOccurrences(of: "\nb\t", with: "\na\t").utf8),
+             " is damaged (line \(bLine) repeats the key of line \(aLine))"),
         ] as [([UInt8], String)] {
             dir.write(bytes)
             let result = try Pace.run(flags + ["--state", dir.state], stdin: "a 2\n")

@@ -147,16 +147,25 @@ package enum StateFormat {
               count >= 0, count <= Int128(bytes.count) else {
             return .failure(.damaged(line: 3))
         }
+        // A key's line has at least 8 bytes ("\t0\tidle\n"): no more room
+        // than the file can fill, whatever its count says.
+        let room = min(Int(count), bytes.count / 8)
         var snapshot = StateSnapshot()
-        snapshot.reserve(Int(count))
+        snapshot.reserve(room)
         var key: [UInt8] = []
         var lastLine: [UInt8] = []
+        var keys = KeysSeen(expected: room)
         for index in 0..<Int(count) {
             let number = index + 4
             guard let line = lines.next() else { return .failure(.truncated) }
             guard let (state, owed, episode) = keyLine(line, key: &key, lastLine: &lastLine), flags.accepts(state),
                   episode == nil || flags.keepsEpisodes else {
                 return .failure(.damaged(line: number))
+            }
+            // pace saves a key once: a second entry would replace the
+            // first, and what the first owes would be lost.
+            if let first = keys.insert(key, index: index, in: snapshot) {
+                return .failure(.repeatedKey(line: number, first: first + 4))
             }
             if let episode {
                 snapshot.append(key: key, state: state, owed: owed, episode: (episode, lastLine))
@@ -295,6 +304,37 @@ package enum StateFileProblem: Error, Equatable {
     case truncated
     /// A line that is not what the format says.
     case damaged(line: Int)
+    /// A key's second entry (`line`; its first is on line `first`).
+    case repeatedKey(line: Int, first: Int)
     /// Written under other flags.
     case otherFlags(saved: StateFlags, given: StateFlags)
+}
+
+/// The keys a decode has read, by their hashes: finds a key read before
+/// without a copy of each key (a state may hold a million).
+private struct KeysSeen {
+    /// The last entry read of each hash.
+    private var lastOfHash: [UInt64: Int] = [:]
+    /// For each entry, the entry read before it with the same hash (-1: none).
+    private var earlierOfHash: [Int] = []
+
+    init(expected: Int) {
+        lastOfHash.reserveCapacity(expected)
+        earlierOfHash.reserveCapacity(expected)
+    }
+
+    /// Records `key`, about to be entry `index` of `snapshot`; returns the
+    /// index of an earlier entry with the same key, if there is one.
+    mutating func insert(_ key: [UInt8], index: Int, in snapshot: StateSnapshot) -> Int? {
+        let hash = key.withUnsafeBytes { hashBytes($0) }
+        let last = lastOfHash[hash] ?? -1
+        var other = last
+        while other >= 0 {
+            if snapshot.withKey(other, { $0.elementsEqual(key) }) { return other }
+            other = earlierOfHash[other]
+        }
+        earlierOfHash.append(last)
+        lastOfHash[hash] = index
+        return nil
+    }
 }

@@ -179,6 +179,7 @@ extension StateFileProblem {
         case .otherVersion: " was saved by another version of pace (its first line is not 'pace state 1')"
         case .truncated: " is not a whole pace state (it ends before its 'end' line)"
         case let .damaged(line): " is damaged (line \(line) is not what a pace state holds)"
+        case let .repeatedKey(line, first): " is damaged (line \(line) repeats the key of line \(first))"
         case let .otherFlags(saved, given):
             if let (name, here, there) = given.firstDifference(from: saved) {
                 " was saved under other flags (\(name) \(there) there, \(here) here)"

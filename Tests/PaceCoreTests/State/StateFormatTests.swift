@@ -54,8 +54,11 @@ struct StateFormatTests {
         let given = flags(policy)
         var snapshot = StateSnapshot()
         for i in 0..<300 {
-            // All 256 bytes in the first keys, then random ones of random length.
-            let key: [UInt8] = i < 256 ? [UInt8(i), 0x5C, UInt8(255 - i)] : (0..<rng.below(20)).map { _ in UInt8(rng.below(256)) }
+            // All 256 bytes in the first keys, then random ones of random
+            // length, each made its own by its number at its end (a state
+            // holds a key once) and longer than the first ones.
+            let key: [UInt8] = i < 256 ? [UInt8(i), 0x5C, UInt8(255 - i)]
+                : (0..<2 + rng.below(20)).map { _ in UInt8(rng.below(256)) } + [UInt8(i & 0xFF), UInt8(i >> 8)]
             let saved: SavedState?
             switch policy {
             case .debounce: saved = nil
@@ -116,6 +119,11 @@ struct StateFormatTests {
         #expect(decode(text.replacingOccurrences(of: "000000009", with: "000000009\textra")) == .damaged(line: 4))
         #expect(decode(text.replacingOccurrences(of: "window", with: "bucket")) == .damaged(line: 4))
         #expect(decode(text + "more\n") == .damaged(line: 5))
+        var twice = snapshot
+        twice.append(key: Array("b".utf8), state: nil, owed: 2)
+        twice.append(key: Array("a".utf8), state: nil, owed: 3)
+        #expect(decode(String(decoding: StateFormat.encode(twice, flags: given), as: UTF8.self))
+                == .repeatedKey(line: 6, first: 4))
         let other = flags(.throttle(6))
         if case let .otherFlags(saved, given)? = decode(String(decoding: StateFormat.encode(snapshot, flags: other), as: UTF8.self)) {
             #expect(given.firstDifference(from: saved)! == ("--throttle", "5ns", "6ns"))
