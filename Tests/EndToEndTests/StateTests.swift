@@ -239,6 +239,33 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("\nb\t0\twindow\t"))
     }
 
+    @Test("FILE a symbolic link: the save replaces its target and keeps the link, and the target's lock is the one held")
+    func symbolicLink() throws {
+        let dir = try StateDirectory()
+        _ = try Pace.run(flags + ["--state", dir.state], stdin: "a 1\n")
+        // A relative link, then a link to that link.
+        let link = dir.url.appendingPathComponent("link.state").path
+        let linkToLink = dir.url.appendingPathComponent("other.state").path
+        #expect(symlink("keys.state", link) == 0)
+        #expect(symlink(link, linkToLink) == 0)
+        #expect(try Pace.run(flags + ["--state", linkToLink], stdin: "a 2\nb 1\n")
+                == PaceResult(stdout: Array("b 1\n".utf8), stderr: "", status: 0))
+        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link)
+        #expect(destination == "keys.state")
+        #expect(dir.text.contains("\nb\t0\twindow\t"))
+        // A pace running on the target: a run given the link is refused.
+        let running = try PipedPace(flags + ["--state", dir.state])
+        running.write("c 1\n")
+        #expect(running.readLine() == "c 1")
+        #expect(try Pace.run(flags + ["--state", link], stdin: "d 1\n") == PaceResult(stdout: [], stderr: """
+            pace: '--state' file '\(link)' is in use by another pace (it holds '\(dir.state).lock')
+            Each running pace needs a --state file of its own.
+            See 'pace --help' for more information.
+
+            """, status: 2))
+        #expect(running.finish().status == 0)
+    }
+
     @Test("--state is refused with --replay, as the input, stdout's file or the --record file")
     func refusedNames() throws {
         let dir = try StateDirectory()

@@ -21,6 +21,23 @@ enum StateFiles {
         return slash == 0 ? [UInt8(ascii: "/")] : Array(path[..<slash])
     }
 
+    /// `path` with the symbolic links at its end followed (40 at most, as
+    /// the kernel does): a save replaces the file a link names and keeps
+    /// the link, and every such name of one file has one lock. A dangling
+    /// link's target is where the file will be.
+    static func followingLinks(_ path: [UInt8]) -> [UInt8] {
+        var current = path
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX))
+        for _ in 0..<40 {
+            // Not a link (EINVAL), or nothing there: this is the file.
+            let count = readlink(cPath(current), &target, target.count)
+            guard count > 0 else { return current }
+            let bytes = target[..<count].map { UInt8(bitPattern: $0) }
+            current = bytes.first == UInt8(ascii: "/") ? bytes : directory(of: current) + [UInt8(ascii: "/")] + bytes
+        }
+        return current
+    }
+
     /// Whether pace may create files in `path`'s directory; the errno if not.
     static func directoryProblem(_ path: [UInt8]) -> Int32? {
         access(cPath(directory(of: path)), W_OK | X_OK) == 0 ? nil : errno

@@ -9,9 +9,10 @@
 // hands it the last snapshot, written at once, after the thread's.
 
 package final class StateKeeper {
-    /// FILE's name as given.
+    /// FILE with the symbolic links at its end followed: what a save
+    /// replaces, with the lock beside it.
     package let path: [UInt8]
-    /// FILE's name as an output error names it.
+    /// FILE's name as given, as an output error names it.
     package let target: String
     package let flags: StateFlags
     /// What FILE held at start (empty when there was no FILE).
@@ -31,21 +32,25 @@ package final class StateKeeper {
     /// SPEC: at most once a minute.
     package static let defaultInterval = Nanoseconds(60_000_000_000)
 
-    private init(path: [UInt8], flags: StateFlags, loaded: StateSnapshot, interval: Nanoseconds, lockFD: Int32) {
+    private init(given: [UInt8], path: [UInt8], flags: StateFlags, loaded: StateSnapshot, interval: Nanoseconds,
+                 lockFD: Int32) {
         self.path = path
-        target = String(decoding: path, as: UTF8.self)
+        target = String(decoding: given, as: UTF8.self)
         self.flags = flags
         self.loaded = loaded
         self.interval = interval
         self.lockFD = lockFD
     }
 
-    /// Locks and reads FILE (`path`), for a run under `flags`; a usage
+    /// Locks and reads FILE (`given`), for a run under `flags`; a usage
     /// error says why it cannot be used.
-    package static func open(_ path: [UInt8], flags: StateFlags, interval: Nanoseconds = defaultInterval,
+    package static func open(_ given: [UInt8], flags: StateFlags, interval: Nanoseconds = defaultInterval,
                              reportsTiming: Bool = false) -> Result<StateKeeper, UsageError> {
         let began = (StateFiles.monotonicNow(), StateFiles.threadCPUTime())
-        let quoted = Array("'--state' file '".utf8) + path + Array("'".utf8)
+        let quoted = Array("'--state' file '".utf8) + given + Array("'".utf8)
+        // A link's target is the state: two paces given a link and its
+        // target share one lock, and a save keeps the link.
+        let path = StateFiles.followingLinks(given)
         func refuse(_ why: String, hint: String = stateHint) -> Result<StateKeeper, UsageError> {
             .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
         }
@@ -85,7 +90,7 @@ package final class StateKeeper {
             case let .failure(problem): return fail(refuse(problem.reason))
             }
         }
-        let keeper = StateKeeper(path: path, flags: flags, loaded: loaded, interval: interval, lockFD: lockFD)
+        let keeper = StateKeeper(given: given, path: path, flags: flags, loaded: loaded, interval: interval, lockFD: lockFD)
         keeper.reportsTiming = reportsTiming
         keeper.openTime = (StateFiles.monotonicNow().saturatingDistance(from: began.0),
                            StateFiles.threadCPUTime().saturatingDistance(from: began.1))
