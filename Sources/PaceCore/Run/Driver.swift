@@ -244,8 +244,10 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         // replay the virtual clock runs on until every timer has fired;
         // live, what is due fires at its time, then every pending line
         // comes out now, in the order the clock would have released them.
-        // A closed stdout takes nothing more.
-        if report.end != .brokenPipe {
+        // A closed stdout takes nothing more: what is held is discarded.
+        if report.end == .brokenPipe {
+            try scheduler.discardHeld(at: mode.now)
+        } else {
             if Mode.isLive {
                 try scheduler.advance(to: mode.now)
                 if saves, let state {
@@ -264,19 +266,21 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         if case .interrupted = error { saves = false }
         report.end(by: error, held: Int64(scheduler.heldEvents), signal: signals.termination())
         // What the other output holds is still written out: the lines
-        // discarded so far, when stdout's reader went away or stdout failed
-        // (a failed output has given up its buffer).
-        if scheduler.keepsDropped {
-            switch error {
-            case .brokenPipe:
-                do throws(OutputError) { try scheduler.flushDropped() } catch {
-                    if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
-                }
-            case .failed:
-                try? scheduler.flushDropped()
-            case .interrupted:
-                break
+        // discarded so far, when stdout's reader went away (with the lines
+        // still held, which now never reach it) or stdout failed (a failed
+        // output has given up its buffer).
+        switch error {
+        case .brokenPipe:
+            do throws(OutputError) {
+                try scheduler.discardHeld(at: mode.now)
+                try scheduler.flushDropped()
+            } catch {
+                if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
             }
+        case .failed:
+            try? scheduler.flushDropped()
+        case .interrupted:
+            break
         }
     }
     if saves, let state {

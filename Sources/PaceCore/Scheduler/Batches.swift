@@ -50,10 +50,10 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         let atEnd = finishing
         if Observer.isActive { observer.batched(batch, first: first) }
         counters.emitted += 1
-        writingHeld = true
+        writingHeld = slot
         try write(Emission(line: held.firstLine(slot), time: time, number: first, key: key, slot: slot,
                            batchIndex: 0, batchSize: size), atEnd: atEnd)
-        writingHeld = false
+        writingHeld = -1
         held.dropFirstOfBatch(slot)
         guard size > 1 else { return }
         // The queue is reached through a pointer: writing touches the sink,

@@ -212,6 +212,31 @@ struct HeldLines: ~Copyable {
         borrowing.removeAll(keepingCapacity: true)
     }
 
+    // MARK: - A closed stdout
+
+    /// Every event held, as its slot, number and bytes: each slot's first,
+    /// then those queued behind it; but not the first of slot `writing`,
+    /// whose write was under way (it counts as emitted).
+    func forEachHeld(but writing: Int32, _ body: (Int32, EventNumber, UnsafeRawBufferPointer) -> Void) {
+        for s in 0..<records.capacity where records[s].number != 0 && Int32(s) != writing {
+            body(Int32(s), records[s].number, UnsafeRawBufferPointer(start: records[s].line, count: records[s].count))
+        }
+        for (slot, queue) in more { queue.forEach { body(slot, $1, $0) } }
+        if queuesBySlot {
+            for s in 0..<queues.capacity { queues[s].forEach { body(Int32(s), $1, $0) } }
+        }
+    }
+
+    /// Lets go of every held event; the buffers stay.
+    mutating func removeAll() {
+        for s in 0..<records.capacity { records.pointer(to: s).pointee.number = 0 }
+        more = [:]
+        if queuesBySlot {
+            for s in 0..<queues.capacity { queues.pointer(to: s).pointee.removeAll() }
+        }
+        count = 0
+    }
+
     /// The bytes of every slot's own buffer (for memory tests).
     var bufferBytes: Int {
         var bytes = 0
@@ -242,63 +267,5 @@ struct HeldLines: ~Copyable {
         }
         if n > 0 { record.pointee.owned!.copyMemory(from: line.baseAddress!, byteCount: n) }
         record.pointee.line = UnsafeRawPointer(record.pointee.owned)
-    }
-}
-
-/// Held events after a slot's first, oldest first, packed in one byte FIFO:
-/// each is its number, its length and its bytes. A backlog of a million
-/// waiting events costs their bytes and 16 bytes each.
-struct LineQueue {
-    private var bytes = FIFO<UInt8>()
-
-    var isEmpty: Bool { bytes.isEmpty }
-
-    /// The bytes allocated for the entries (for memory tests).
-    var storageBytes: Int { bytes.capacity }
-
-    @inline(__always)
-    mutating func append(_ line: UnsafeRawBufferPointer, number: EventNumber) {
-        withUnsafeBytes(of: (number, Int64(line.count))) { bytes.append(bytes: $0) }
-        bytes.append(bytes: line)
-    }
-
-    /// Hands every entry to `body`, oldest first, then empties the queue
-    /// (keeping its buffer), also when `body` throws.
-    @inline(__always)
-    mutating func removeAll<E: Error>(_ body: (UnsafeRawBufferPointer, EventNumber) throws(E) -> Void) throws(E) {
-        var failure: E?
-        let taken = bytes.withWaiting { waiting in
-            let raw = UnsafeRawBufferPointer(waiting)
-            var at = 0
-            while at < raw.count && failure == nil {
-                let number = raw.loadUnaligned(fromByteOffset: at, as: EventNumber.self)
-                let count = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self))
-                do throws(E) {
-                    try body(UnsafeRawBufferPointer(rebasing: raw[(at + 16)..<(at + 16 + count)]), number)
-                } catch {
-                    failure = error
-                }
-                at += 16 + count
-            }
-            return raw.count
-        }
-        bytes.removeFirst(taken)
-        if let failure { throw failure }
-    }
-
-    /// Hands the oldest entry to `body`, then removes it (also when `body`
-    /// throws: the caller gives up the rest then).
-    @inline(__always)
-    mutating func removeFirst<E: Error>(_ body: (UnsafeRawBufferPointer, EventNumber) throws(E) -> Void) throws(E) {
-        var failure: E?
-        let taken = bytes.withWaiting { waiting in
-            let raw = UnsafeRawBufferPointer(waiting)
-            let number = raw.loadUnaligned(fromByteOffset: 0, as: EventNumber.self)
-            let count = Int(raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
-            do throws(E) { try body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number) } catch { failure = error }
-            return 16 + count
-        }
-        bytes.removeFirst(taken)
-        if let failure { throw failure }
     }
 }

@@ -60,8 +60,9 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     private let marking: Bool
     /// Inside `finish`: emissions are of events still pending at end of input.
     var finishing = false
-    /// A held line is being written (it stays held until the write is done).
-    var writingHeld = false
+    /// The slot whose first held line is being written (it stays held
+    /// until the write is done), or -1.
+    var writingHeld: Int32 = -1
     private var batch: [Int32] = []
 
     /// - Parameters:
@@ -131,7 +132,7 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
     /// Events held back in all, waiting for a timer: what a run ended at
     /// once by a second signal does not write. A held line whose write is
     /// under way counts with the sink's unwritten lines instead.
-    package var heldEvents: Int { held.count - (writingHeld ? 1 : 0) }
+    package var heldEvents: Int { held.count - (writingHeld >= 0 ? 1 : 0) }
 
     // MARK: - Driving
 
@@ -292,11 +293,11 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         } else if let emitted = effects.emit {
             precondition(held.first(slot) == emitted, "Scheduler: a timer emitted an event it did not hold")
             counters.emitted += 1
-            writingHeld = true
+            writingHeld = slot
             let key = Sink.readsKeys || Observer.isActive ? keys.key(of: slot) : .empty
             try write(Emission(line: held.firstLine(slot), time: stamp ?? due, number: emitted, key: key, slot: slot),
                       atEnd: finishing)
-            writingHeld = false
+            writingHeld = -1
             held.dropFirst(slot)
             if marks { episodes.emittedPending(slot, at: due, more: held.first(slot) != nil) }
         }

@@ -38,11 +38,24 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         if let failure { throw failure }
     }
 
+    /// stdout's reader went away (SPEC: exit 0 at once): the lines still
+    /// held never reach stdout, so they are discarded now, in input order,
+    /// to `--dropped` at `time` and owed by their keys, as every line that
+    /// does not reach stdout is (SPEC Accounting). A line whose write was
+    /// under way counts as emitted, as it did.
+    package mutating func discardHeld(at time: Instant) throws(OutputError) {
+        if Sink.counts || droppedRef != nil {
+            var lines: [(number: EventNumber, slot: Int32, line: UnsafeRawBufferPointer)] = []
+            held.forEachHeld(but: writingHeld) { lines.append(($1, $0, $2)) }
+            lines.sort { $0.number < $1.number }
+            for (_, slot, line) in lines { try account(discarding: line, at: time, slot: slot) }
+        }
+        held.removeAll()
+        writingHeld = -1
+    }
+
     /// Writes out the `--dropped` file alone (stdout failed or went away).
     package func flushDropped() throws(OutputError) { try dropped?.flush() }
-
-    /// Whether the run keeps discarded lines (`--dropped`).
-    package var keepsDropped: Bool { dropped != nil }
 
     /// A good moment for the observer to write out what it gathered.
     package mutating func flushInsight() { if Observer.isActive { observer.flush() } }
