@@ -154,7 +154,8 @@ package enum StateFormat {
         snapshot.reserve(room)
         var key: [UInt8] = []
         var lastLine: [UInt8] = []
-        var keys = KeysSeen(expected: room)
+        // The keys read so far, slot i for entry i: a key twice is found.
+        var keys = ByteKeyTable<PackedKeys>()
         for index in 0..<Int(count) {
             let number = index + 4
             guard let line = lines.next() else { return .failure(.truncated) }
@@ -164,9 +165,13 @@ package enum StateFormat {
             }
             // pace saves a key once: a second entry would replace the
             // first, and what the first owes would be lost.
-            if let first = keys.insert(key, index: index, in: snapshot) {
-                return .failure(.repeatedKey(line: number, first: first + 4))
+            let repeated: Int32? = key.withUnsafeBytes { key in
+                let hash = hashBytes(key)
+                if let first = keys.find(key, hash: hash) { return first }
+                keys.insert(key, hash: hash, slot: Int32(index))
+                return nil
             }
+            if let first = repeated { return .failure(.repeatedKey(line: number, first: Int(first) + 4)) }
             if let episode {
                 snapshot.append(key: key, state: state, owed: owed, episode: (episode, lastLine))
             } else {
@@ -308,33 +313,4 @@ package enum StateFileProblem: Error, Equatable {
     case repeatedKey(line: Int, first: Int)
     /// Written under other flags.
     case otherFlags(saved: StateFlags, given: StateFlags)
-}
-
-/// The keys a decode has read, by their hashes: finds a key read before
-/// without a copy of each key (a state may hold a million).
-private struct KeysSeen {
-    /// The last entry read of each hash.
-    private var lastOfHash: [UInt64: Int] = [:]
-    /// For each entry, the entry read before it with the same hash (-1: none).
-    private var earlierOfHash: [Int] = []
-
-    init(expected: Int) {
-        lastOfHash.reserveCapacity(expected)
-        earlierOfHash.reserveCapacity(expected)
-    }
-
-    /// Records `key`, about to be entry `index` of `snapshot`; returns the
-    /// index of an earlier entry with the same key, if there is one.
-    mutating func insert(_ key: [UInt8], index: Int, in snapshot: StateSnapshot) -> Int? {
-        let hash = key.withUnsafeBytes { hashBytes($0) }
-        let last = lastOfHash[hash] ?? -1
-        var other = last
-        while other >= 0 {
-            if snapshot.withKey(other, { $0.elementsEqual(key) }) { return other }
-            other = earlierOfHash[other]
-        }
-        earlierOfHash.append(last)
-        lastOfHash[hash] = index
-        return nil
-    }
 }
