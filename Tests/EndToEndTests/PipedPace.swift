@@ -186,6 +186,18 @@ final class PipedPace: @unchecked Sendable {
         return blocked ? Self.bytesWaiting(in: fd) : nil
     }
 
+    /// Waits until pace's main thread sleeps (state S in
+    /// /proc/PID/task/PID/stat): replay from a file sleeps only when it
+    /// waits for stdout (a full pipe, all the output thread's buffers
+    /// taken), where /proc/PID/wchan may not say so.
+    func waitUntilAsleep(timeout: Double = 10) -> Bool {
+        waitFor(timeout: timeout) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].split(separator: " ").first == "S"
+        }
+    }
+
     /// Waits until pace has read everything written to its stdin (the pipe
     /// is empty). With its signals blocked outside its waits, a signal sent
     /// after this is handled once the lines read are.

@@ -61,6 +61,39 @@ struct TerminatingSignalTests {
         #expect(written)
     }
 
+    @Test("a second signal still writes out the lines --dropped got in replay, which buffers them")
+    func secondSignalKeepsDropped() throws {
+        // Two lines a millisecond under a 1 ms throttle: the second of each
+        // pair is discarded. From a file, so replay never stops to wait for
+        // input (where it writes --dropped out): stdout's writes block in
+        // the middle of the run, with discards still in --dropped's buffer.
+        let input = (0..<40_000).map { index -> String in
+            let text = "\(index * 500)us line \(index) "
+            return text + String(repeating: "x", count: 99 - text.utf8.count) + "\n"
+        }.joined()
+        let directory = NSTemporaryDirectory() + "pace-second-dropped-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(directory, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.createFile(atPath: directory + "/in", contents: Data(input.utf8)))
+        let file = open(directory + "/in", O_RDONLY | O_CLOEXEC)
+        defer { close(file) }
+        let pace = try PipedPace(["--replay", "--throttle", "1ms", "--stats", "--dropped", directory + "/d"],
+                                 .init(stdinFile: file))
+        #expect(pace.waitUntilBlockedWriting() != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        let dropped = (try? String(contentsOfFile: directory + "/d", encoding: .utf8)) ?? ""
+        let lines = dropped.split(separator: "\n")
+        // Every odd line, from the first, as many as --stats counts.
+        #expect(lines.count > 0)
+        #expect(lines.enumerated().allSatisfy { $1.hasPrefix("\($0 * 1000 + 500)us line \($0 * 2 + 1) ") })
+        let counted = end.errors.split(separator: "\n").first { $0.hasPrefix("  dropped:") }
+        #expect(counted.map { $0.split(separator: " ").last.map(String.init) } == "\(lines.count)")
+    }
+
     @Test("a signal while pace opens its input (a FIFO with no writer yet) ends it with 128 + N",
           arguments: [(SIGTERM, 143), (SIGQUIT, 131), (SIGHUP, 129), (SIGINT, 130), (SIGUSR2, 140)] as [(Int32, Int32)])
     func signalAtStart(signal: Int32, status: Int32) throws {

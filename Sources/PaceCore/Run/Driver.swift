@@ -267,8 +267,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         report.end(by: error, held: Int64(scheduler.heldEvents), signal: signals.termination())
         // What the other output holds is still written out: the lines
         // discarded so far, when stdout's reader went away (with the lines
-        // still held, which now never reach it) or stdout failed (a failed
-        // output has given up its buffer).
+        // still held, which now never reach it), stdout failed (a failed
+        // output has given up its buffer) or a second signal gave up a write
+        // (a file takes them at once; a stalled FIFO's write gives up too).
         switch error {
         case .brokenPipe:
             do throws(OutputError) {
@@ -277,10 +278,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
             } catch {
                 if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
             }
-        case .failed:
+        case .failed, .interrupted:
             try? scheduler.flushDropped()
-        case .interrupted:
-            break
         }
     }
     if saves, let state {
