@@ -138,8 +138,11 @@ struct FileIdentity: Equatable {
 /// it. Checked before anything is created: on FILE's identity when it
 /// exists, and otherwise on where it would be made (its directory and last
 /// name), against each other file that does not exist yet either.
-func checkStateFile(_ path: [UInt8], input: Int32, outputs: [OutputFile]) -> UsageError? {
-    let quoted = Array("'--state' file '".utf8) + path + Array("'".utf8)
+func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> UsageError? {
+    let quoted = Array("'--state' file '".utf8) + given + Array("'".utf8)
+    // A link stands for its target, which a save replaces (a dangling one
+    // for the file it will make).
+    let path = StateKeeper.file(given)
     var info = stat()
     let cPath = path.map { CChar(bitPattern: $0) } + [0]
     let identity = stat(cPath, &info) == 0 ? FileIdentity(regular: info) : nil
@@ -158,9 +161,10 @@ func checkStateFile(_ path: [UInt8], input: Int32, outputs: [OutputFile]) -> Usa
     for output in outputs {
         let outputPath = output.path.map { CChar(bitPattern: $0) } + [0]
         let exists = stat(outputPath, &info) == 0
-        let same = output.path == path
+        // An output's dangling link makes its target, as FILE's does.
+        let same = output.path == given || output.path == path
             || (identity != nil && exists && FileIdentity(regular: info) == identity)
-            || (place != nil && !exists && FuturePlace(output.path) == place)
+            || (place != nil && !exists && FuturePlace(StateKeeper.file(output.path)) == place)
         if same { return UsageError(bytes: quoted + Array(" is also the '\(output.flag)' file".utf8)) }
     }
     return nil

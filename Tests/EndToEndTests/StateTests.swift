@@ -266,6 +266,26 @@ struct StateEndToEndTests {
         #expect(running.finish().status == 0)
     }
 
+    @Test("FILE a dangling link to where another flag's file will be made is refused, as that file is")
+    func danglingLinkToAnotherFile() throws {
+        let dir = try StateDirectory()
+        let target = dir.url.appendingPathComponent("target").path
+        let link = dir.url.appendingPathComponent("link").path
+        let other = dir.url.appendingPathComponent("other").path
+        #expect(symlink(target, link) == 0)
+        #expect(symlink(target, other) == 0)
+        for (flag, path) in [("--dropped", other), ("--dropped", target), ("--metrics", other)] {
+            let result = try Pace.run(flags + ["--state", link, flag, path], stdin: "a 1\n")
+            #expect(result == PaceResult(stdout: [], stderr: """
+                pace: '--state' file '\(link)' is also the '\(flag)' file
+                Usage: pace <policy> [<options>] [<file>]
+                See 'pace --help' for more information.
+
+                """, status: 2))
+        }
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
     @Test("--state is refused with --replay, as the input, stdout's file or the --record file")
     func refusedNames() throws {
         let dir = try StateDirectory()

@@ -42,6 +42,10 @@ package final class StateKeeper {
         self.lockFD = lockFD
     }
 
+    /// Where FILE (`given`) is: the symbolic links at its end followed, so
+    /// a link's target is the state (read, locked beside, replaced).
+    package static func file(_ given: [UInt8]) -> [UInt8] { StateFiles.followingLinks(given) }
+
     /// Locks and reads FILE (`given`), for a run under `flags`; a usage
     /// error says why it cannot be used.
     package static func open(_ given: [UInt8], flags: StateFlags, interval: Nanoseconds = defaultInterval,
@@ -50,7 +54,7 @@ package final class StateKeeper {
         let quoted = Array("'--state' file '".utf8) + given + Array("'".utf8)
         // A link's target is the state: two paces given a link and its
         // target share one lock, and a save keeps the link.
-        let path = StateFiles.followingLinks(given)
+        let path = file(given)
         func refuse(_ why: String, hint: String = stateHint) -> Result<StateKeeper, UsageError> {
             .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
         }
