@@ -159,8 +159,9 @@ package enum StateFormat {
         for index in 0..<Int(count) {
             let number = index + 4
             guard let line = lines.next() else { return .failure(.truncated) }
+            // Unkeyed, the one key is the empty one.
             guard let (state, owed, episode) = keyLine(line, key: &key, lastLine: &lastLine), flags.accepts(state),
-                  episode == nil || flags.keepsEpisodes else {
+                  episode == nil || flags.keepsEpisodes, flags.keyed || key.isEmpty else {
                 return .failure(.damaged(line: number))
             }
             // pace saves a key once: a second entry would replace the

@@ -124,6 +124,14 @@ struct StateFormatTests {
         twice.append(key: Array("a".utf8), state: nil, owed: 3)
         #expect(decode(String(decoding: StateFormat.encode(twice, flags: given), as: UTF8.self))
                 == .repeatedKey(line: 6, first: 4))
+        // Unkeyed, the one key is the empty one: a key "a" is no such state.
+        let unkeyed = flags(.throttle(5), keyField: nil)
+        var named = StateSnapshot()
+        named.append(key: Array("a".utf8), state: nil, owed: 4)
+        #expect(StateFormat.decode(StateFormat.encode(named, flags: unkeyed), flags: unkeyed) == .failure(.damaged(line: 4)))
+        var empty = StateSnapshot()
+        empty.append(key: [], state: nil, owed: 4)
+        #expect(StateFormat.decode(StateFormat.encode(empty, flags: unkeyed), flags: unkeyed) == .success(empty))
         let other = flags(.throttle(6))
         if case let .otherFlags(saved, given)? = decode(String(decoding: StateFormat.encode(snapshot, flags: other), as: UTF8.self)) {
             #expect(given.firstDifference(from: saved)! == ("--throttle", "5ns", "6ns"))
