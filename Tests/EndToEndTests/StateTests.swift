@@ -42,14 +42,17 @@ final class StateDirectory {
 
 private let flags = ["--throttle", "1h", "--key-field", "1"]
 
-/// The line a refusal writes, with its hint.
-private func refusal(_ path: String, _ why: String) -> String {
-    """
-    pace: '--state' file '\(path)'\(why)
-    Run with the flags the file was saved under ('head -2 FILE' shows them), or remove it to start afresh.
-    See 'pace --help' for more information.
+/// The line a refusal writes, with its hint: the flags for a file saved
+/// under others, starting afresh for one no flags would load.
+private func refusal(_ path: String, _ why: String, unreadable: Bool = false) -> String {
+    let hint = unreadable ? "A --state FILE is pace's own: move or remove this one to start afresh."
+        : "Run with the flags the file was saved under ('head -2 FILE' shows them), or remove it to start afresh."
+    return """
+        pace: '--state' file '\(path)'\(why)
+        \(hint)
+        See 'pace --help' for more information.
 
-    """
+        """
 }
 
 @Suite("--state, end to end")
@@ -213,7 +216,7 @@ struct StateEndToEndTests {
         ] as [([UInt8], String)] {
             dir.write(bytes)
             let result = try Pace.run(flags + ["--state", dir.state], stdin: "a 2\n")
-            #expect(result == PaceResult(stdout: [], stderr: refusal(dir.state, why), status: 2))
+            #expect(result == PaceResult(stdout: [], stderr: refusal(dir.state, why, unreadable: true), status: 2))
             #expect(dir.bytes == bytes)
         }
     }

@@ -91,7 +91,7 @@ package final class StateKeeper {
         if let bytes {
             switch StateFormat.decode(bytes, flags: flags) {
             case let .success(snapshot): loaded = snapshot
-            case let .failure(problem): return fail(refuse(problem.reason))
+            case let .failure(problem): return fail(refuse(problem.reason, hint: problem.hint))
             }
         }
         let keeper = StateKeeper(given: given, path: path, flags: flags, loaded: loaded, interval: interval, lockFD: lockFD)
@@ -180,7 +180,20 @@ private let stateHint = """
     See 'pace --help' for more information.
     """
 
+/// A file pace cannot load whatever the flags: its own flags are no help.
+private let unreadableHint = """
+    A --state FILE is pace's own: move or remove this one to start afresh.
+    See 'pace --help' for more information.
+    """
+
 extension StateFileProblem {
+    /// What the refusal suggests: the flags the file was saved under, or,
+    /// for a file no flags would load, starting afresh.
+    var hint: String {
+        if case .otherFlags = self { return stateHint }
+        return unreadableHint
+    }
+
     /// What a refused file's message says of it.
     var reason: String {
         switch self {
