@@ -221,6 +221,40 @@ struct SignalAndDescriptorTests {
         #expect(prefix)
     }
 
+    // The same when the run is given up before input ends some other way: a
+    // second signal while a write is blocked (the first one never reached
+    // the end of the read buffer), or stdout's reader gone. The lines read
+    // and not taken go back too: the offset is at a line's start.
+    @Test("a second signal, or stdout's reader gone, leaves a regular file's offset at a line too",
+          arguments: [true, false])
+    func givenUpLeavesARegularFileAtALine(secondSignal: Bool) throws {
+        let input = Array((1...30_000).map { index -> String in
+            let time = "\(index)us "
+            return time + String(repeating: "x", count: 99 - time.utf8.count) + "\n"
+        }.joined().utf8)
+        let path = NSTemporaryDirectory() + "pace-given-up-\(getpid())-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(input)))
+        defer { unlink(path) }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(file >= 0)
+        defer { close(file) }
+        let pace = try PipedPace(["--throttle", "1ns", "--replay"], .init(stdinFile: file))
+        if secondSignal {
+            #expect(pace.waitUntilBlockedWriting(holding: 65_536) != nil)
+            #expect(pace.waitUntilAsleep())
+            #expect(pace.send(SIGTERM))
+            #expect(pace.send(SIGTERM))
+        } else {
+            pace.closeOutput()
+        }
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == (secondSignal ? 143 : 0))
+        let offset = Int(lseek(file, 0, SEEK_CUR))
+        #expect(offset > 0 && offset < input.count)
+        // 100-byte lines: reads of a power of two end inside one.
+        #expect(offset % 100 == 0)
+    }
+
     /// The `--stats` summary as SPEC words it, for an unkeyed run.
     private func summary(eventsIn: Int, emitted: Int) -> [String] {
         ["pace: stats:",

@@ -82,25 +82,36 @@ package struct LineReader: ~Copyable {
     /// From a pipe or terminal, the bytes of an unfinished last line, if any,
     /// become the last line `nextBuffered()` returns, as at a real end of
     /// input. From a regular file the line goes on in the file, so it is left
-    /// unread: the descriptor's offset goes back to its first byte, just past
-    /// the last line pace takes (POSIX's rule for a utility that stops before
-    /// the end of a seekable input, so `{ pace ...; cat; } < file` neither
-    /// cuts nor repeats a line). Returns whether a last line is left.
+    /// unread (`leaveUnread`). Returns whether a last line is left. Out of
+    /// line, as the rest of a run's end: the driver's loop calls it.
+    @inline(never)
     package mutating func endInput() -> Bool {
-        if !atEnd && !canWait { giveBackUnfinishedLine() }
+        if !atEnd && !canWait {
+            var lineStart = end
+            while lineStart > start && buffer.load(fromByteOffset: lineStart - 1, as: UInt8.self) != 0x0A {
+                lineStart -= 1
+            }
+            giveBack(from: lineStart)
+        }
         atEnd = true
         return start < end
     }
 
-    /// Seeks the bytes after the buffer's last newline back into the file
-    /// and forgets them; when the seek fails they stay, as a last line.
-    private mutating func giveBackUnfinishedLine() {
-        var lineStart = end
-        while lineStart > start && buffer.load(fromByteOffset: lineStart - 1, as: UInt8.self) != 0x0A {
-            lineStart -= 1
-        }
-        guard lineStart < end, lseek(fd, off_t(lineStart - end), SEEK_CUR) >= 0 else { return }
-        end = lineStart
+    /// Input given up before its end (a signal, stdout's reader gone): from
+    /// a regular file, the bytes read but not taken go back, so that the
+    /// descriptor's offset is just past the last line taken: POSIX's rule
+    /// for a utility that stops before the end of a seekable input, so
+    /// `{ pace ...; cat; } < file` neither cuts nor repeats a line.
+    @inline(never)
+    package mutating func leaveUnread() {
+        if !canWait { giveBack(from: start) }
+    }
+
+    /// Seeks the buffer's bytes from `from` back into the file and forgets
+    /// them; when the seek fails they stay.
+    private mutating func giveBack(from: Int) {
+        guard from < end, lseek(fd, off_t(from - end), SEEK_CUR) >= 0 else { return }
+        end = from
         scanned = min(scanned, end)
     }
 

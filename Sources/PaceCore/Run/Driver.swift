@@ -282,6 +282,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
             try? scheduler.flushDropped()
         }
     }
+    // Input given up before its end: a regular file is left just past the
+    // last line taken (after a second signal or a closed stdout too).
+    switch report.end {
+    case .signal, .brokenPipe: input.leaveUnread()
+    default: break
+    }
     if saves, let state {
         var snapshot = lastState ?? scheduler.snapshot(at: mode.now, heldLinesOwed: true)
         // `--exec`: taken now, after the last lines went to the commands.

@@ -147,4 +147,15 @@ struct LineReaderTests {
         #expect(lineLeft)
         #expect(rest(&reader) == [Array("ef".utf8)])
     }
+
+    @Test("input given up before its end leaves a regular file's offset just past the last line taken")
+    func givenUpFileGoesBack() throws {
+        let fd = try descriptor(for: Array("ab\ncd\nef\ngh".utf8))
+        defer { close(fd) }
+        var reader = LineReader(fd: fd, capacity: 16)
+        #expect(nextLine(&reader) == Array("ab".utf8))
+        reader.leaveUnread()
+        #expect(lseek(fd, 0, SEEK_CUR) == 3)
+        #expect(rest(&reader) == [])
+    }
 }
