@@ -247,6 +247,9 @@ package struct CommandQueue<Key: Hashable> {
                     keys[key]!.waiting.append(waiting)
                     waitingCount += 1
                 }
+                // A free key's first waiting line changed: its ready entry
+                // is stale now, and the kept line needs one of its own.
+                if current == nil, let first = kept.first { ready.insert(ReadyKey(order: first.order, key: key)) }
                 if let current, !running[current]!.terminated {
                     running[current]!.terminated = true
                     stats.restarted += 1

@@ -47,4 +47,19 @@ struct EpisodeCommandQueueTests {
         #expect(queue.reduce(.exited(3)) == [])
         #expect(queue.reduce(.endOfInput) == [.finished])
     }
+
+    @Test("restart: a waiting line replaced in front of a resolved one leaves the key ready to start it")
+    func restartInFrontOfAResolvedLineKeepsTheKeyReady() {
+        // One job, held by a; c waits with a line, then its resolved copy;
+        // c's next line replaces the first and waits behind the copy.
+        var queue = CommandQueue<String>(jobs: 1, onBusy: .restart, killAfter: 100)
+        #expect(queue.reduce(.submit(1, key: "a", count: 1, now: 0, origin: .policy)) == [.start(1, key: "a", count: 1)])
+        #expect(queue.reduce(.submit(2, key: "c", count: 1, now: 1, origin: .policy)) == [])
+        #expect(queue.reduce(.submit(3, key: "c", count: 1, now: 2, origin: .resolved)) == [])
+        #expect(queue.reduce(.submit(4, key: "c", count: 1, now: 3, origin: .policy)) == [.discard(2, .replaced)])
+        #expect(queue.reduce(.exited(1)) == [.start(3, key: "c", count: 1)])
+        #expect(queue.reduce(.exited(3)) == [.start(4, key: "c", count: 2)])
+        #expect(queue.reduce(.endOfInput) == [])
+        #expect(queue.reduce(.exited(4)) == [.finished])
+    }
 }
