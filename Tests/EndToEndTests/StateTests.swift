@@ -267,6 +267,16 @@ struct StateEndToEndTests {
 
             """, status: 2))
         #expect(running.finish().status == 0)
+        // A link into a directory that is not there: that directory is named.
+        let astray = dir.url.appendingPathComponent("astray").path
+        #expect(symlink("gone/keys.state", astray) == 0)
+        #expect(try Pace.run(flags + ["--state", astray], stdin: "a 1\n") == PaceResult(stdout: [], stderr: """
+            pace: '--state' file '\(astray)': pace cannot write in its target's directory '\(dir.url.path)/gone' \
+            (No such file or directory)
+            --state FILE is saved as a new file in FILE's directory, then renamed over FILE.
+            See 'pace --help' for more information.
+
+            """, status: 2))
     }
 
     @Test("FILE a dangling link to where another flag's file will be made is refused, as that file is")

@@ -59,7 +59,10 @@ package final class StateKeeper {
             .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
         }
         func unwritable(_ code: Int32) -> Result<StateKeeper, UsageError> {
-            refuse(": pace cannot write in its directory (\(StateFiles.describe(code)))",
+            // A link's target's directory is the one written in.
+            let directory = path == given ? "its directory"
+                : "its target's directory '\(String(decoding: StateFiles.directory(of: path), as: UTF8.self))'"
+            return refuse(": pace cannot write in \(directory) (\(StateFiles.describe(code)))",
                    hint: "--state FILE is saved as a new file in FILE's directory, then renamed over FILE.\nSee 'pace --help' for more information.")
         }
         if let code = StateFiles.directoryProblem(path) { return unwritable(code) }
