@@ -51,10 +51,10 @@ package struct StateFlags: Equatable, Sendable {
         ]
     }
 
-    /// Whether a state saved under these flags can hold open episodes.
     /// Keyed (`--key-field`): without it, the one key is the empty one.
     package var keyed: Bool { flags.contains { $0.name == "--key-field" && $0.value != nil } }
 
+    /// Whether a state saved under these flags can hold open episodes.
     package var keepsEpisodes: Bool { flags.contains { $0.name == "--resolve-after" && $0.value != nil } }
 
     /// Whether a state saved under these flags can be `state`: a window

@@ -29,14 +29,9 @@ struct LineQueue {
             let raw = UnsafeRawBufferPointer(waiting)
             var at = 0
             while at < raw.count && failure == nil {
-                let number = raw.loadUnaligned(fromByteOffset: at, as: EventNumber.self)
-                let count = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self))
-                do throws(E) {
-                    try body(UnsafeRawBufferPointer(rebasing: raw[(at + 16)..<(at + 16 + count)]), number)
-                } catch {
-                    failure = error
-                }
-                at += 16 + count
+                let (number, line, next) = Self.entry(at: at, in: raw)
+                do throws(E) { try body(line, number) } catch { failure = error }
+                at = next
             }
             return at
         }
@@ -50,10 +45,9 @@ struct LineQueue {
             let raw = UnsafeRawBufferPointer(waiting)
             var at = 0
             while at < raw.count {
-                let number = raw.loadUnaligned(fromByteOffset: at, as: EventNumber.self)
-                let count = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self))
-                body(UnsafeRawBufferPointer(rebasing: raw[(at + 16)..<(at + 16 + count)]), number)
-                at += 16 + count
+                let (number, line, next) = Self.entry(at: at, in: raw)
+                body(line, number)
+                at = next
             }
         }
     }
@@ -67,13 +61,21 @@ struct LineQueue {
     mutating func removeFirst<E: Error>(_ body: (UnsafeRawBufferPointer, EventNumber) throws(E) -> Void) throws(E) {
         var failure: E?
         let taken = bytes.withWaiting { waiting in
-            let raw = UnsafeRawBufferPointer(waiting)
-            let number = raw.loadUnaligned(fromByteOffset: 0, as: EventNumber.self)
-            let count = Int(raw.loadUnaligned(fromByteOffset: 8, as: Int64.self))
-            do throws(E) { try body(UnsafeRawBufferPointer(rebasing: raw[16..<(16 + count)]), number) } catch { failure = error }
-            return 16 + count
+            let (number, line, next) = Self.entry(at: 0, in: UnsafeRawBufferPointer(waiting))
+            do throws(E) { try body(line, number) } catch { failure = error }
+            return next
         }
         bytes.removeFirst(taken)
         if let failure { throw failure }
+    }
+
+    /// The entry at byte `at` of `raw`: its number, its bytes, and where
+    /// the next one begins.
+    @inline(__always)
+    private static func entry(at: Int, in raw: UnsafeRawBufferPointer)
+        -> (number: EventNumber, line: UnsafeRawBufferPointer, next: Int) {
+        let number = raw.loadUnaligned(fromByteOffset: at, as: EventNumber.self)
+        let count = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: Int64.self))
+        return (number, UnsafeRawBufferPointer(rebasing: raw[(at + 16)..<(at + 16 + count)]), at + 16 + count)
     }
 }
