@@ -82,9 +82,7 @@ package struct LineReader: ~Copyable {
     /// From a pipe or terminal, the bytes of an unfinished last line, if any,
     /// become the last line `nextBuffered()` returns, as at a real end of
     /// input. From a regular file the line goes on in the file, so it is left
-    /// unread (`leaveUnread`). Returns whether a last line is left. Out of
-    /// line, as the rest of a run's end: the driver's loop calls it.
-    @inline(never)
+    /// unread (`leaveUnread`). Returns whether a last line is left.
     package mutating func endInput() -> Bool {
         if !atEnd && !canWait {
             var lineStart = end
