@@ -242,63 +242,6 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("\nb\t0\twindow\t"))
     }
 
-    @Test("FILE a symbolic link: the save replaces its target and keeps the link, and the target's lock is the one held")
-    func symbolicLink() throws {
-        let dir = try StateDirectory()
-        _ = try Pace.run(flags + ["--state", dir.state], stdin: "a 1\n")
-        // A relative link, then a link to that link.
-        let link = dir.url.appendingPathComponent("link.state").path
-        let linkToLink = dir.url.appendingPathComponent("other.state").path
-        #expect(symlink("keys.state", link) == 0)
-        #expect(symlink(link, linkToLink) == 0)
-        #expect(try Pace.run(flags + ["--state", linkToLink], stdin: "a 2\nb 1\n")
-                == PaceResult(stdout: Array("b 1\n".utf8), stderr: "", status: 0))
-        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link)
-        #expect(destination == "keys.state")
-        #expect(dir.text.contains("\nb\t0\twindow\t"))
-        // A pace running on the target: a run given the link is refused.
-        let running = try PipedPace(flags + ["--state", dir.state])
-        running.write("c 1\n")
-        #expect(running.readLine() == "c 1")
-        #expect(try Pace.run(flags + ["--state", link], stdin: "d 1\n") == PaceResult(stdout: [], stderr: """
-            pace: '--state' file '\(link)' is in use by another pace (it holds '\(dir.state).lock')
-            Each running pace needs a --state file of its own.
-            See 'pace --help' for more information.
-
-            """, status: 2))
-        #expect(running.finish().status == 0)
-        // A link into a directory that is not there: that directory is named.
-        let astray = dir.url.appendingPathComponent("astray").path
-        #expect(symlink("gone/keys.state", astray) == 0)
-        #expect(try Pace.run(flags + ["--state", astray], stdin: "a 1\n") == PaceResult(stdout: [], stderr: """
-            pace: '--state' file '\(astray)': pace cannot write in its target's directory '\(dir.url.path)/gone' \
-            (No such file or directory)
-            --state FILE is saved as a new file in FILE's directory, then renamed over FILE.
-            See 'pace --help' for more information.
-
-            """, status: 2))
-    }
-
-    @Test("FILE a dangling link to where another flag's file will be made is refused, as that file is")
-    func danglingLinkToAnotherFile() throws {
-        let dir = try StateDirectory()
-        let target = dir.url.appendingPathComponent("target").path
-        let link = dir.url.appendingPathComponent("link").path
-        let other = dir.url.appendingPathComponent("other").path
-        #expect(symlink(target, link) == 0)
-        #expect(symlink(target, other) == 0)
-        for (flag, path) in [("--dropped", other), ("--dropped", target), ("--metrics", other)] {
-            let result = try Pace.run(flags + ["--state", link, flag, path], stdin: "a 1\n")
-            #expect(result == PaceResult(stdout: [], stderr: """
-                pace: '--state' file '\(link)' is also the '\(flag)' file
-                Usage: pace <policy> [<options>] [<file>]
-                See 'pace --help' for more information.
-
-                """, status: 2))
-        }
-        #expect(!FileManager.default.fileExists(atPath: target))
-    }
-
     @Test("--state is refused with --replay, as the input, stdout's file or the --record file")
     func refusedNames() throws {
         let dir = try StateDirectory()

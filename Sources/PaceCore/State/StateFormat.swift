@@ -299,19 +299,3 @@ package enum StateFormat {
 private let tab = UInt8(ascii: "\t")
 private let newline = UInt8(ascii: "\n")
 private let backslash = UInt8(ascii: "\\")
-
-/// Why a state file is refused (a usage error: StateKeeper words it).
-package enum StateFileProblem: Error, Equatable {
-    /// Not a pace state at all.
-    case foreign
-    /// A pace state of another format version.
-    case otherVersion
-    /// A pace state cut short.
-    case truncated
-    /// A line that is not what the format says.
-    case damaged(line: Int)
-    /// A key's second entry (`line`; its first is on line `first`).
-    case repeatedKey(line: Int, first: Int)
-    /// Written under other flags.
-    case otherFlags(saved: StateFlags, given: StateFlags)
-}
