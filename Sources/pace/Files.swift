@@ -167,6 +167,28 @@ func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> Us
             || (place != nil && !exists && FuturePlace(StateKeeper.file(output.path)) == place)
         if same { return UsageError(bytes: quoted + Array(" is also the '\(output.flag)' file".utf8)) }
     }
+    // FILE.tmp (removed before each save) and FILE.lock are pace's own
+    // names beside FILE: neither may be the input, stdout's file or another
+    // flag's file.
+    for suffix in [".tmp", ".lock"] {
+        let own = path + Array(suffix.utf8)
+        let ownIdentity = stat(own.map { CChar(bitPattern: $0) } + [0], &info) == 0 ? FileIdentity(regular: info) : nil
+        var clash: String?
+        if let ownIdentity, fstat(input, &info) == 0, FileIdentity(regular: info) == ownIdentity {
+            clash = "the input file"
+        } else if let ownIdentity, fstat(1, &info) == 0, FileIdentity(regular: info) == ownIdentity {
+            clash = "stdout's file"
+        } else if let output = outputs.first(where: { output in
+            let exists = stat(output.path.map { CChar(bitPattern: $0) } + [0], &info) == 0
+            return output.path == own || (ownIdentity != nil && exists && FileIdentity(regular: info) == ownIdentity)
+                || (ownIdentity == nil && !exists && FuturePlace(StateKeeper.file(output.path)) == FuturePlace(own))
+        }) {
+            clash = "the '\(output.flag)' file"
+        }
+        if let clash {
+            return UsageError(bytes: quoted + Array(" needs '".utf8) + own + Array("' beside it, which is \(clash)".utf8))
+        }
+    }
     return nil
 }
 

@@ -1,7 +1,9 @@
 // `--state` FILE given as a symbolic link (docs/CHOICES.md): the links at
 // its end are followed, so the target is read, locked beside and replaced,
 // the link stays, and a link dangling to where another flag's file will be
-// made is refused as that file itself is. The real binary, real links.
+// made is refused as that file itself is. And the names pace uses beside
+// FILE (FILE.tmp, removed before each save; FILE.lock) may not be the
+// input or another flag's file. The real binary, real links.
 
 import Foundation
 import Glibc
@@ -66,5 +68,26 @@ struct StateLinkTests {
                 """, status: 2))
         }
         #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("FILE.tmp or FILE.lock that is the input or another flag's file is refused, and left as it is")
+    func namesBesideFile() throws {
+        let dir = try StateDirectory()
+        let temporary = dir.state + ".tmp"
+        #expect(FileManager.default.createFile(atPath: temporary, contents: Data("a 1\n".utf8)))
+        for (arguments, what, name) in [
+            ([temporary], "the input file", temporary),
+            (["--dropped", temporary], "the '--dropped' file", temporary),
+            (["--dropped", dir.state + ".lock"], "the '--dropped' file", dir.state + ".lock"),
+        ] {
+            let result = try Pace.run(flags + ["--state", dir.state] + arguments, stdin: "b 1\n")
+            #expect(result == PaceResult(stdout: [], stderr: """
+                pace: '--state' file '\(dir.state)' needs '\(name)' beside it, which is \(what)
+                Usage: pace <policy> [<options>] [<file>]
+                See 'pace --help' for more information.
+
+                """, status: 2))
+            #expect(FileManager.default.contents(atPath: temporary) == Data("a 1\n".utf8))
+        }
     }
 }
