@@ -82,4 +82,22 @@ struct InputOffsetTests {
         // 100-byte lines: reads of a power of two end inside one.
         #expect(offset % 100 == 0)
     }
+
+    // Under --throttle-last every line goes out from a timer, fired when
+    // the next line arrives and before its event reaches the policy: the
+    // write that finds the reader gone is such a timer's, and the line that
+    // fired it was read but never taken. It goes back with the rest.
+    @Test("stdout's reader gone at a timer's write: the line that fired it is left in the file, not lost")
+    func lineThatFiredTheFailedWriteGoesBack() throws {
+        let lines = try LinesFile()
+        let pace = try PipedPace(["--throttle-last", "10us", "--replay", "--stats"], .init(stdinFile: lines.fd))
+        pace.closeOutput()
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 0)
+        let offset = Int(lseek(lines.fd, 0, SEEK_CUR))
+        let eventsIn = end.errors.split(separator: "\n").first { $0.hasPrefix("  events in:") }
+            .flatMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+        #expect(offset % 100 == 0)
+        #expect(offset / 100 == eventsIn)
+    }
 }

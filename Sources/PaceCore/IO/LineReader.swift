@@ -105,6 +105,18 @@ package struct LineReader: ~Copyable {
         if !canWait { giveBack(from: start) }
     }
 
+    /// The line `nextBuffered()` returned last is not taken after all (its
+    /// event never reached the policy): it is unread again, for
+    /// `leaveUnread` to give back with the rest. Only before the next fill.
+    @inline(never)
+    package mutating func untakeLastLine() {
+        var lineStart = start
+        if lineStart > 0 && buffer.load(fromByteOffset: lineStart - 1, as: UInt8.self) == 0x0A { lineStart -= 1 }
+        while lineStart > 0 && buffer.load(fromByteOffset: lineStart - 1, as: UInt8.self) != 0x0A { lineStart -= 1 }
+        start = lineStart
+        scanned = start
+    }
+
     /// Seeks the buffer's bytes from `from` back into the file and forgets
     /// them; when the seek fails they stay.
     private mutating func giveBack(from: Int) {

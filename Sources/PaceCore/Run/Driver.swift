@@ -285,7 +285,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     // Input given up before its end: a regular file is left just past the
     // last line taken (after a second signal or a closed stdout too).
     switch report.end {
-    case .signal, .brokenPipe: input.leaveUnread()
+    case .signal, .brokenPipe:
+        // The line read last went nowhere when the write that failed was a
+        // timer's due before its event (replay): it is not taken either.
+        let taken = scheduler.stats.eventsIn + (Mode.isLive ? 0 : report.emptyLines) + report.exempt + report.badTime
+        if taken < lineNumber { input.untakeLastLine() }
+        input.leaveUnread()
     default: break
     }
     if saves, let state {
