@@ -187,6 +187,11 @@ func run() -> Int32 {
         let what = configuration.exec == nil ? "written" : "run"
         writeStderr("pace: interrupted: \(unwritten) line\(unwritten == 1 ? "" : "s") not \(what)\n")
     }
+    for file in report.filesNotWritten {
+        let lines = file.lines
+        writeStderr(Array("pace: interrupted: \(lines) line\(lines == 1 ? "" : "s") not written to ".utf8)
+                    + targetName(file.name, configuration) + [0x0A])
+    }
     // A signal wins over every other ending (SPEC: 130 or 143, then 1), also
     // one that came during the last writes, or after the reader had gone.
     let signal = Signals.pendingTermination()

@@ -155,6 +155,19 @@ struct AccountingTests {
         #expect(result.status == 1)
     }
 
+    @Test("a write error on --dropped in the middle of a replay: stdout still gets the lines that passed before it")
+    func writeErrorMidRun() throws {
+        // 1,001 lines pass (8 KB, inside stdout's buffer); the 40,000
+        // discarded after them (280 KB) fill --dropped's buffer, whose write fails.
+        let passing = (0..<1_000).map { "1 k\($0)" } + ["2 same"]
+        let input = (passing + Array(repeating: "2 same", count: 40_000)).map { $0 + "\n" }.joined()
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--key-field", "2",
+                                   "--dropped", "/dev/full"], stdin: input)
+        #expect(result.stdoutText == passing.map { $0 + "\n" }.joined())
+        #expect(result.stderr == "pace: /dev/full: No space left on device\n")
+        #expect(result.status == 1)
+    }
+
     @Test("a --dropped file that cannot be created, or is the input or the --record file: usage errors")
     func usageErrors() throws {
         let missing = try Pace.run(["--throttle", "1s", "--dropped", "/nonexistent/pace-dropped"])

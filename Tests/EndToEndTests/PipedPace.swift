@@ -42,6 +42,9 @@ final class PipedPace: @unchecked Sendable {
         /// pace's stdin is this descriptor (a file the test opened, whose
         /// offset the test shares) instead of a pipe.
         var stdinFile: Int32? = nil
+        /// pace's stdout is this descriptor (a file the test opened) instead
+        /// of a pipe: `finish` then reads no output.
+        var stdoutFile: Int32? = nil
     }
 
     init(_ arguments: [String], _ options: Options = Options()) throws {
@@ -62,7 +65,8 @@ final class PipedPace: @unchecked Sendable {
         if options.nonBlockingStdout { _ = fcntl(stdout.write, F_SETFL, fcntl(stdout.write, F_GETFL) | O_NONBLOCK) }
         input = options.stdinFile == nil ? stdin.write : -1
         if options.stdinFile != nil { close(stdin.write) }
-        output = stdout.read
+        output = options.stdoutFile == nil ? stdout.read : -1
+        if options.stdoutFile != nil { close(stdout.read) }
         errors = stderr.read
         write(options.prefill)
         if options.closeStdin { closeInput() }
@@ -81,7 +85,7 @@ final class PipedPace: @unchecked Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(["PACE_PIPE_SIZE": "0"]) { $1 }
         }
         process.standardInput = FileHandle(fileDescriptor: options.stdinFile ?? stdin.read, closeOnDealloc: false)
-        process.standardOutput = FileHandle(fileDescriptor: stdout.write, closeOnDealloc: false)
+        process.standardOutput = FileHandle(fileDescriptor: options.stdoutFile ?? stdout.write, closeOnDealloc: false)
         process.standardError = FileHandle(fileDescriptor: stderr.write, closeOnDealloc: false)
         try process.run()
         close(stdin.read)

@@ -94,6 +94,80 @@ struct TerminatingSignalTests {
         #expect(counted.map { $0.split(separator: " ").last.map(String.init) } == "\(lines.count)")
     }
 
+    @Test("a second signal while --dropped's FIFO is stalled: stdout, a file, still gets its lines, and the lines --dropped did not get are counted")
+    func secondSignalWhileDroppedStalls() throws {
+        // 1001 lines pass (each a new key, then the first `same`); the
+        // 19,999 `same` lines after them are discarded into a FIFO nobody
+        // reads, which stalls replay long before stdout's buffer is full.
+        let passing = (0..<1_000).map { "1us k\($0) " } + ["2us same "]
+        let lines = (passing + Array(repeating: "2us same ", count: 19_999)).map { text in
+            text + String(repeating: "x", count: 49 - text.utf8.count) + "\n"
+        }
+        let directory = NSTemporaryDirectory() + "pace-dropped-stall-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(directory, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.createFile(atPath: directory + "/in", contents: Data(lines.joined().utf8)))
+        #expect(mkfifo(directory + "/d", 0o600) == 0)
+        let reader = open(directory + "/d", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let file = open(directory + "/in", O_RDONLY | O_CLOEXEC)
+        let out = open(directory + "/out", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(reader); close(file); close(out) }
+        let pace = try PipedPace(["--replay", "--throttle", "1s", "--key-field", "2", "--dropped", directory + "/d"],
+                                 .init(stdinFile: file, stdoutFile: out))
+        #expect(pace.waitUntilBlockedWriting(holding: 65_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        // stdout's buffer was written out: exactly the lines that passed.
+        let written = FileManager.default.contents(atPath: directory + "/out").map { Array($0) } ?? []
+        #expect(written.count == 1_001 * 50)
+        let exact = written == Array(lines.prefix(1_001).joined().utf8)
+        #expect(exact)
+        // The discarded lines taken (the input's offset is just past the last
+        // line taken) are the FIFO's whole lines plus those counted.
+        let taken = Int(lseek(file, 0, SEEK_CUR)) / 50
+        var fifo = [UInt8](repeating: 0, count: 1 << 20)
+        let got = read(reader, &fifo, fifo.count)
+        let whole = got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+        #expect(whole > 0)
+        #expect(end.errors == "pace: interrupted: 0 lines not written\n"
+                + "pace: interrupted: \(taken - 1_001 - whole) lines not written to \(directory)/d\n")
+        #expect(taken - 1_001 - whole > 0)
+    }
+
+    @Test("live: a second signal while --record's FIFO is stalled counts the lines the file did not get")
+    func secondSignalWhileRecordStalls() throws {
+        // 1,200 lines of 50 bytes (60 KB, all in stdin's pipe at once) are
+        // 82 KB once recorded with their times: more than the FIFO holds.
+        let lines = (0..<1_200).map { index in
+            let text = "k\(index) "
+            return text + String(repeating: "x", count: 49 - text.utf8.count) + "\n"
+        }
+        let directory = NSTemporaryDirectory() + "pace-record-stall-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(directory, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(mkfifo(directory + "/r", 0o600) == 0)
+        let reader = open(directory + "/r", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        defer { close(reader) }
+        let pace = try PipedPace(["--throttle", "1s", "--record", directory + "/r"],
+                                 .init(prefill: Array(lines.joined().utf8)))
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.waitUntilBlockedWriting(holding: 65_000, to: reader) != nil)
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        #expect(end.output == Array(lines[0].utf8))
+        var fifo = [UInt8](repeating: 0, count: 1 << 20)
+        let got = read(reader, &fifo, fifo.count)
+        let whole = got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+        #expect(whole > 0 && whole < 1_200)
+        #expect(end.errors == "pace: interrupted: 0 lines not written\n"
+                + "pace: interrupted: \(1_200 - whole) lines not written to \(directory)/r\n")
+    }
+
     @Test("a signal while pace opens its input (a FIFO with no writer yet) ends it with 128 + N",
           arguments: [(SIGTERM, 143), (SIGQUIT, 131), (SIGHUP, 129), (SIGINT, 130), (SIGUSR2, 140)] as [(Int32, Int32)])
     func signalAtStart(signal: Int32, status: Int32) throws {

@@ -12,6 +12,11 @@ package final class FileWriter {
     private let target: String
     /// The error that ended writing, so the error path does not retry it.
     package private(set) var failure: OutputError?
+    /// The lines a second SIGINT or SIGTERM kept out of the file (the
+    /// message's count; the error itself counts what stdout did not get).
+    package private(set) var linesNotWritten: Int64 = 0
+    /// The file's name, for the message.
+    package var name: String { target }
 
     /// - Parameters:
     ///   - target: the file's name, for messages.
@@ -39,8 +44,10 @@ package final class FileWriter {
         switch error {
         case .brokenPipe: named = .failed(target: target, errno: EPIPE)
         case .failed: named = error
-        // Lines not written counts what stdout did not get.
-        case .interrupted: named = .interrupted(linesNotWritten: 0)
+        // The error's count is what stdout did not get; this file's is kept.
+        case let .interrupted(lines):
+            linesNotWritten = lines
+            named = .interrupted(linesNotWritten: 0)
         }
         failure = named
         return named

@@ -267,9 +267,10 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         report.end(by: error, held: Int64(scheduler.heldEvents), signal: signals.termination())
         // What the other output holds is still written out: the lines
         // discarded so far, when stdout's reader went away (with the lines
-        // still held, which now never reach it), stdout failed (a failed
-        // output has given up its buffer) or a second signal gave up a write
-        // (a file takes them at once; a stalled FIFO's write gives up too).
+        // still held, which now never reach it); both outputs' buffers when
+        // one failed or a second signal gave up one's write (the one that
+        // failed has given up its buffer; a file takes the other's at once,
+        // and a stalled FIFO's write gives up too, its lines counted).
         switch error {
         case .brokenPipe:
             do throws(OutputError) {
@@ -280,8 +281,14 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
             }
         case .failed, .interrupted:
             try? scheduler.flushDropped()
+            do throws(OutputError) { try scheduler.flushOutput() } catch {
+                if case let .interrupted(unwritten) = error {
+                    report.linesNotWritten = (report.linesNotWritten ?? 0) + unwritten
+                }
+            }
         }
     }
+    report.countNotWritten(in: scheduler.dropped)
     // Input given up before its end: a regular file is left just past the
     // last line taken (after a second signal or a closed stdout too).
     switch report.end {

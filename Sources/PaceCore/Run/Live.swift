@@ -128,6 +128,7 @@ struct LiveMode<Clock: LiveClock>: RunMode {
                 }
             }
         }
+        report.countNotWritten(in: record)
     }
 }
 

@@ -38,6 +38,13 @@ package struct RunReport: Equatable, Sendable {
     /// write (those of the output buffer not yet written, and the pending
     /// events still held).
     package var linesNotWritten: Int64?
+    /// The `--dropped` and `--record` files a second signal kept lines out
+    /// of, by name, with how many.
+    package var filesNotWritten: [UnwrittenFile] = []
+    package struct UnwrittenFile: Equatable, Sendable {
+        package let name: String
+        package let lines: Int64
+    }
 
     /// `--rate`: `--stats` shows the peak backlog (`scheduler.peakBacklog`).
     package var reportsBacklog = false
@@ -81,6 +88,11 @@ package struct RunReport: Equatable, Sendable {
             end = .signal(signal)
             linesNotWritten = unwritten + held
         }
+    }
+
+    /// Notes the lines a second signal kept out of `file`, if any.
+    package mutating func countNotWritten(in file: FileWriter?) {
+        if let file, file.linesNotWritten > 0 { filesNotWritten.append(UnwrittenFile(name: file.name, lines: file.linesNotWritten)) }
     }
 
     /// SIGUSR1: the `--stats` summary of the run so far, on stderr. Out of

@@ -57,6 +57,10 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// Writes out the `--dropped` file alone (stdout failed or went away).
     package func flushDropped() throws(OutputError) { try dropped?.flush() }
 
+    /// Writes out stdout's buffer alone (the `--dropped` file failed, or a
+    /// second signal gave up one of the two writes).
+    package mutating func flushOutput() throws(OutputError) { try sink.flush() }
+
     /// A good moment for the observer to write out what it gathered.
     package mutating func flushInsight() { if Observer.isActive { observer.flush() } }
 
