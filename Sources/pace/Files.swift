@@ -135,59 +135,59 @@ struct FileIdentity: Equatable {
 
 /// `--state FILE` may not be the input, stdout's file, or the `--record`,
 /// `--dropped` or `--metrics` file (SPEC): a save renames a new file over
-/// it. Checked before anything is created: on FILE's identity when it
-/// exists, and otherwise on where it would be made (its directory and last
-/// name), against each other file that does not exist yet either.
+/// it. Nor may `FILE.tmp` (removed before each save) or `FILE.lock`, pace's
+/// own names beside FILE. Checked before anything is created.
 func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> UsageError? {
     let quoted = Array("'--state' file '".utf8) + given + Array("'".utf8)
     // A link stands for its target, which a save replaces (a dangling one
     // for the file it will make).
     let path = StateKeeper.file(given)
-    var info = stat()
-    let cPath = path.map { CChar(bitPattern: $0) } + [0]
-    let identity = stat(cPath, &info) == 0 ? FileIdentity(regular: info) : nil
-    if let identity {
-        if fstat(input, &info) == 0, FileIdentity(regular: info) == identity {
-            return UsageError(bytes: quoted + Array(" is the input file (a save would replace what pace reads)".utf8))
-        }
-        if fstat(1, &info) == 0, FileIdentity(regular: info) == identity {
-            return UsageError(bytes: quoted + Array(" is stdout's file (a save would replace the output)".utf8))
-        }
+    switch otherFile(named: path, or: given, input: input, outputs: outputs) {
+    case .input: return UsageError(bytes: quoted + Array(" is the input file (a save would replace what pace reads)".utf8))
+    case .stdout: return UsageError(bytes: quoted + Array(" is stdout's file (a save would replace the output)".utf8))
+    case let .output(flag): return UsageError(bytes: quoted + Array(" is also the '\(flag)' file".utf8))
+    case nil: break
     }
-    // A FILE not made yet is where it would be made: `d/u`, `d/./u` and
-    // `d/../d/u` name one file, which the other flag's file (not made yet
-    // either) must not be.
-    let place = identity == nil ? FuturePlace(path) : nil
-    for output in outputs {
-        let outputPath = output.path.map { CChar(bitPattern: $0) } + [0]
-        let exists = stat(outputPath, &info) == 0
-        // An output's dangling link makes its target, as FILE's does.
-        let same = output.path == given || output.path == path
-            || (identity != nil && exists && FileIdentity(regular: info) == identity)
-            || (place != nil && !exists && FuturePlace(StateKeeper.file(output.path)) == place)
-        if same { return UsageError(bytes: quoted + Array(" is also the '\(output.flag)' file".utf8)) }
-    }
-    // FILE.tmp (removed before each save) and FILE.lock are pace's own
-    // names beside FILE: neither may be the input, stdout's file or another
-    // flag's file.
     for suffix in [".tmp", ".lock"] {
         let own = path + Array(suffix.utf8)
-        let ownIdentity = stat(own.map { CChar(bitPattern: $0) } + [0], &info) == 0 ? FileIdentity(regular: info) : nil
-        var clash: String?
-        if let ownIdentity, fstat(input, &info) == 0, FileIdentity(regular: info) == ownIdentity {
-            clash = "the input file"
-        } else if let ownIdentity, fstat(1, &info) == 0, FileIdentity(regular: info) == ownIdentity {
-            clash = "stdout's file"
-        } else if let output = outputs.first(where: { output in
-            let exists = stat(output.path.map { CChar(bitPattern: $0) } + [0], &info) == 0
-            return output.path == own || (ownIdentity != nil && exists && FileIdentity(regular: info) == ownIdentity)
-                || (ownIdentity == nil && !exists && FuturePlace(StateKeeper.file(output.path)) == FuturePlace(own))
-        }) {
-            clash = "the '\(output.flag)' file"
+        let clash: String
+        switch otherFile(named: own, input: input, outputs: outputs) {
+        case .input: clash = "the input file"
+        case .stdout: clash = "stdout's file"
+        case let .output(flag): clash = "the '\(flag)' file"
+        case nil: continue
         }
-        if let clash {
-            return UsageError(bytes: quoted + Array(" needs '".utf8) + own + Array("' beside it, which is \(clash)".utf8))
-        }
+        return UsageError(bytes: quoted + Array(" needs '".utf8) + own + Array("' beside it, which is \(clash)".utf8))
+    }
+    return nil
+}
+
+/// One of the run's other files, which a name given to `--state` may not be.
+private enum OtherFile {
+    case input, stdout
+    case output(flag: String)
+}
+
+/// Which of the run's other files `path` (also given as `name`) is, if any:
+/// by identity when it exists (the input, stdout's file, an output), by
+/// name, and otherwise by where it would be made (its directory and last
+/// name: `d/u`, `d/./u` and `d/../d/u` name one file), against each output
+/// not made yet either (an output's dangling link makes its target).
+private func otherFile(named path: [UInt8], or name: [UInt8]? = nil, input: Int32,
+                       outputs: [OutputFile]) -> OtherFile? {
+    var info = stat()
+    let identity = stat(path.map { CChar(bitPattern: $0) } + [0], &info) == 0 ? FileIdentity(regular: info) : nil
+    if let identity {
+        if fstat(input, &info) == 0, FileIdentity(regular: info) == identity { return .input }
+        if fstat(1, &info) == 0, FileIdentity(regular: info) == identity { return .stdout }
+    }
+    let place = identity == nil ? FuturePlace(path) : nil
+    for output in outputs {
+        let exists = stat(output.path.map { CChar(bitPattern: $0) } + [0], &info) == 0
+        let same = output.path == path || output.path == name
+            || (identity != nil && exists && FileIdentity(regular: info) == identity)
+            || (place != nil && !exists && FuturePlace(StateKeeper.file(output.path)) == place)
+        if same { return .output(flag: output.flag) }
     }
     return nil
 }
