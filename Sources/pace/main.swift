@@ -178,6 +178,10 @@ func run() -> Int32 {
         writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     }
+    // After a second signal, whose status the run keeps.
+    if case let .outputFailed(target, code)? = report.alsoFailed {
+        writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
+    }
     // SPEC's precedence: a signal's 130 or 143, then 1 (any error, a command
     // that could not start included), then 123 (a command failed).
     if status == ExitCode.success { status = report.commandStatus }

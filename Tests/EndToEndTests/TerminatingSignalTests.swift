@@ -137,6 +137,39 @@ struct TerminatingSignalTests {
         #expect(taken - 1_001 - whole > 0)
     }
 
+    @Test("a second signal while stdout is stalled: a --dropped write that fails then is still reported")
+    func secondSignalThenDroppedFails() throws {
+        // 999 discarded lines (50 KB, inside --dropped's buffer) after the
+        // first `same`, then 30,000 that pass, on which stdout's pipe stalls.
+        let lines = (Array(repeating: "1us same ", count: 1_000) + (0..<30_000).map { "1us k\($0) " }).map { text in
+            text + String(repeating: "x", count: 49 - text.utf8.count) + "\n"
+        }
+        let path = NSTemporaryDirectory() + "pace-dropped-full-\(getpid())-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(lines.joined().utf8)))
+        defer { unlink(path) }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(file) }
+        let pace = try PipedPace(["--replay", "--throttle", "1s", "--key-field", "2", "--dropped", "/dev/full"],
+                                 .init(stdinFile: file))
+        #expect(pace.waitUntilBlockedWriting(holding: 65_000) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        // What stdout got is the passing lines (the first `same`, then the
+        // keys) from the first on, the last perhaps in part; the rest of
+        // those taken are counted as not written.
+        let taken = Int(lseek(file, 0, SEEK_CUR)) / 50
+        let whole = end.output.count { $0 == 0x0A }
+        #expect(whole > 1)
+        let passed = Array(([lines[0]] + lines[1_000..<(1_000 + whole)]).joined().utf8)
+        let exact = end.output.count < passed.count && passed.starts(with: end.output)
+        #expect(exact)
+        #expect(end.errors == "pace: /dev/full: No space left on device\n"
+                + "pace: interrupted: \(taken - 999 - whole) lines not written\n")
+    }
+
     @Test("live: a second signal while --record's FIFO is stalled counts the lines the file did not get")
     func secondSignalWhileRecordStalls() throws {
         // 1,200 lines of 50 bytes (60 KB, all in stdin's pipe at once) are

@@ -280,7 +280,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
             }
         case .failed, .interrupted:
-            try? scheduler.flushDropped()
+            do throws(OutputError) { try scheduler.flushDropped() } catch {
+                // A run a second signal ended still says why the file failed.
+                if case .signal = report.end, case let .failed(target, errno) = error {
+                    report.alsoFailed = .outputFailed(target: target, errno: errno)
+                }
+            }
             do throws(OutputError) { try scheduler.flushOutput() } catch {
                 if case let .interrupted(unwritten) = error {
                     report.linesNotWritten = (report.linesNotWritten ?? 0) + unwritten

@@ -41,6 +41,9 @@ package struct RunReport: Equatable, Sendable {
     /// The `--dropped` and `--record` files a second signal kept lines out
     /// of, by name, with how many.
     package var filesNotWritten: [UnwrittenFile] = []
+    /// The `--dropped` file's failure when writing it out after a second
+    /// signal, whose end (exit status) the run keeps.
+    package var alsoFailed: RunEnd?
     package struct UnwrittenFile: Equatable, Sendable {
         package let name: String
         package let lines: Int64

@@ -28,14 +28,13 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         }
     }
 
-    /// Writes out what the sink and the `--dropped` file buffer. Both are
-    /// written out whatever happens to the other (stdout's reader gone,
-    /// the file full); the file's error wins, as it is a failure.
+    /// Writes out what the `--dropped` file and the sink buffer, in that
+    /// order. The first error ends it: the driver's end writes out the other
+    /// (`flushDropped`, `flushOutput`), where a second signal's count of
+    /// what it did not write is kept.
     package mutating func flush() throws(OutputError) {
-        var failure: OutputError?
-        do throws(OutputError) { try dropped?.flush() } catch { failure = error }
-        do throws(OutputError) { try sink.flush() } catch { if failure == nil { failure = error } }
-        if let failure { throw failure }
+        try dropped?.flush()
+        try sink.flush()
     }
 
     /// stdout's reader went away (SPEC: exit 0 at once): the lines still
