@@ -34,7 +34,8 @@ package enum DurationError: Error, Equatable, Sendable {
 /// A number with a unit at the start of `text`: its value in nanoseconds and
 /// the number of bytes it took. The unit is the longest that fits (`ms`
 /// before `m`); the caller decides what may follow.
-func scanDuration(_ text: UnsafeRawBufferPointer, from start: Int = 0) -> (Result<Int64, DurationError>, end: Int) {
+func scanDuration(_ text: UnsafeRawBufferPointer, from start: Int = 0,
+                  negative: Bool = false) -> (Result<Int64, DurationError>, end: Int) {
     let n = text.count
     var i = start
     var whole: UInt64 = 0
@@ -76,8 +77,16 @@ func scanDuration(_ text: UnsafeRawBufferPointer, from start: Int = 0) -> (Resul
     let product = fraction.multipliedFullWidth(by: unitNs)
     let fractionNs = fractionScale.dividingFullWidth(product).quotient
     let (total, o2) = wholeNs.addingReportingOverflow(fractionNs)
-    if o || o2 || total > UInt64(Int64.max) { return (.failure(.tooLarge), unitEnd) }
-    return (.success(Int64(total)), unitEnd)
+    guard !o && !o2, let ns = signedNanoseconds(total, negative: negative) else { return (.failure(.tooLarge), unitEnd) }
+    return (.success(ns), unitEnd)
+}
+
+/// A count of nanoseconds of `magnitude`, negated if `negative`; nil when it
+/// does not fit an Int64 (the earliest instant, -2^63, is one further from 0
+/// than the latest).
+func signedNanoseconds(_ magnitude: UInt64, negative: Bool) -> Int64? {
+    guard magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { return nil }
+    return negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
 }
 
 private func scanUnit(_ text: UnsafeRawBufferPointer, from i: Int) -> (DurationUnit, Int)? {

@@ -136,6 +136,10 @@ extension Formats {
             #expect(match("%s.%f", "-1.5") == .time(-1_500_000_000, length: 4))
             #expect(match("%s", "99999999999999999999999999") == .bad(.outOfRange))
             #expect(match("%s", "9223372037") == .bad(.outOfRange))
+            // The earliest instant, -2^63 ns, and one before it.
+            #expect(match("%s.%f", "-9223372036.854775808") == .time(.min, length: 21))
+            #expect(match("%s.%f", "-9223372036.854775809") == .bad(.outOfRange))
+            #expect(match("%s.%f", "9223372036.854775808") == .bad(.outOfRange))
             #expect(match("%s", "x") == .noMatch)
             #expect(match("%s", "-") == .noMatch)
         }

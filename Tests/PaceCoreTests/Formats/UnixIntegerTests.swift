@@ -21,6 +21,19 @@ extension Formats {
             #expect(readOne("9223372036854775808 x", format: .unixNs) == .bad(.outOfRange))
         }
 
+        /// The earliest instant, -2^63 ns, is read as every format reads it
+        /// (iso8601's 1677-09-21T00:12:43.145224192Z); one before it is not.
+        @Test func earliestInstant() {
+            #expect(readOne("-9223372036854775808 x", format: .unixNs) == at(Instant.min))
+            #expect(readOne("-9223372036854775809 x", format: .unixNs) == .bad(.outOfRange))
+            #expect(readOne("-9223372036.854775808 x", format: .unix) == at(Instant.min))
+            #expect(readOne("-9223372036.854775809 x", format: .unix) == .bad(.outOfRange))
+            #expect(readOne("-9223372036854775808ns x", format: .offset) == at(Instant.min))
+            #expect(readOne("-9223372036854775809ns x", format: .offset) == .bad(.outOfRange))
+            #expect(readOne("+9223372036854775808ns x", format: .offset) == .bad(.outOfRange))
+            #expect(readOne("-9223372036854775 x", format: .unixUs) == at(-9_223_372_036_854_775_000))
+        }
+
         @Test func overflowAndShape() {
             // 9223372036854776 microseconds is past Int64 nanoseconds.
             #expect(readOne("9223372036854776 x", format: .unixUs) == .bad(.outOfRange))

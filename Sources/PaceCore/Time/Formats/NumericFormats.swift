@@ -157,10 +157,10 @@ func parseUnixSecondsByDigit(_ text: UnsafeRawBufferPointer, from start: Int, pl
     var scale = fractionDigits
     while scale < 9 { fraction *= 10; scale += 1 }
     if overflow { return .bad(.outOfRange) }
-    let (ns, o) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let (total, o2) = ns.addingReportingOverflow(fraction)
-    if o || o2 { return .bad(.outOfRange) }
-    return .time(Instant(nanoseconds: negative ? -total : total), length: i - start)
+    let (ns, o) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, o2) = ns.addingReportingOverflow(UInt64(fraction))
+    guard !o && !o2, let signed = signedNanoseconds(total, negative: negative) else { return .bad(.outOfRange) }
+    return .time(Instant(nanoseconds: signed), length: i - start)
 }
 
 /// The unit of an integer unix timestamp, and the digit counts `auto` takes
@@ -194,12 +194,12 @@ func parseUnixInteger(_ text: UnsafeRawBufferPointer, from start: Int, unit: Uni
     var i = start
     var negative = false
     if !plausibleOnly, i < n, text[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-    var count: Int64 = 0
+    var count: UInt64 = 0
     var digits = 0
     var overflow = false
     while i < n, let d = digit(text[i]) {
         let (times10, o1) = count.multipliedReportingOverflow(by: 10)
-        let (next, o2) = times10.addingReportingOverflow(Int64(d))
+        let (next, o2) = times10.addingReportingOverflow(UInt64(d))
         if o1 || o2 { overflow = true } else { count = next }
         digits += 1
         i += 1
@@ -207,9 +207,9 @@ func parseUnixInteger(_ text: UnsafeRawBufferPointer, from start: Int, unit: Uni
     if digits == 0 { return .noMatch }
     if plausibleOnly && !unit.plausibleDigits.contains(digits) { return .noMatch }
     if overflow { return .bad(.outOfRange) }
-    let (ns, o) = count.multipliedReportingOverflow(by: unit.nanoseconds)
-    if o { return .bad(.outOfRange) }
-    return .time(Instant(nanoseconds: negative ? -ns : ns), length: i - start)
+    let (ns, o) = count.multipliedReportingOverflow(by: UInt64(unit.nanoseconds))
+    guard !o, let signed = signedNanoseconds(ns, negative: negative) else { return .bad(.outOfRange) }
+    return .time(Instant(nanoseconds: signed), length: i - start)
 }
 
 /// `offset`: a duration with its unit since an arbitrary origin (`90ms`,
@@ -222,9 +222,9 @@ func parseOffset(_ text: UnsafeRawBufferPointer, from start: Int) -> FormatResul
         negative = text[i] == UInt8(ascii: "-")
         i += 1
     }
-    let (result, end) = scanDuration(text, from: i)
+    let (result, end) = scanDuration(text, from: i, negative: negative)
     switch result {
-    case let .success(ns): return .time(Instant(nanoseconds: negative ? -ns : ns), length: end - start)
+    case let .success(ns): return .time(Instant(nanoseconds: ns), length: end - start)
     case .failure(.tooLarge): return .bad(.outOfRange)
     case .failure: return .noMatch
     }

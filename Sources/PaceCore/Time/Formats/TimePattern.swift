@@ -218,8 +218,12 @@ func parsePattern(_ pattern: TimePattern, _ text: UnsafeRawBufferPointer, from s
     if pattern.hasEpoch {
         // The sign covers the fraction too, as for `--time-format unix`:
         // `-1.5` is a second and a half before the epoch.
-        let magnitude = epochOverflow ? nil : nanosecondsFrom(seconds: epochSeconds, nanoseconds: stamp.nanoseconds)
-        resolution = magnitude.map { .instant(Instant(nanoseconds: epochNegative ? -$0 : $0)) } ?? .outOfRange
+        // Negated before they are joined: the earliest instant's magnitude
+        // is one more than the latest's.
+        let ns = epochOverflow ? nil
+            : epochNegative ? nanosecondsFrom(seconds: -epochSeconds, nanoseconds: -stamp.nanoseconds)
+            : nanosecondsFrom(seconds: epochSeconds, nanoseconds: stamp.nanoseconds)
+        resolution = ns.map { .instant(Instant(nanoseconds: $0)) } ?? .outOfRange
     } else if !pattern.hasYear && pattern.hasDate {
         resolution = resolveYearless(stamp, context: context)
     } else {
