@@ -43,6 +43,16 @@ struct FieldsEndToEndTests {
         #expect(result.status == 0)
     }
 
+    @Test("a NAME in another script's letters: a JSON member and a logfmt key named in UTF-8, or with JSON escapes")
+    func unicodeNames() throws {
+        let json = "{\"hôte\":\"a\",\"n\":1}\n{\"h\\u00f4te\":\"a\",\"n\":2}\n{\"hôte\":\"b\",\"n\":3}\n"
+        let keyed = try Pace.run(["--throttle", "1s", "--key-field", "hôte"], stdin: Array(json.utf8))
+        #expect(keyed.stdoutText == "{\"hôte\":\"a\",\"n\":1}\n{\"hôte\":\"b\",\"n\":3}\n")
+        let logfmt = "имя=x n=1\nимя=x n=2\nимя=y n=3\n"
+        let pairs = try Pace.run(["--throttle", "1s", "--key-field", "имя"], stdin: Array(logfmt.utf8))
+        #expect(pairs.stdoutText == "имя=x n=1\nимя=y n=3\n")
+    }
+
     @Test("logfmt: a composite key is its values joined by one space in --stats")
     func logfmtComposite() throws {
         let input = """

@@ -157,14 +157,28 @@ private func parseItem(_ item: [UInt8], numberForms: String = ": N, N-M or N-") 
         return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
     }
     if isDigitByte(first) { return parseNumbered(item, text, numberForms) }
-    guard isNameStart(first) else {
+    // Letters are any script's (`hôte`); the bytes are UTF-8, and a byte
+    // that is not is refused as that byte.
+    guard let name = String(validating: item, as: UTF8.self) else {
+        let bad = item[invalidUTF8Start(item)]
+        return .failure(FieldSyntaxError(description: "'\(text)' is not a NAME: byte \(bad) (a NAME holds letters, digits and '_ - @ .')"))
+    }
+    guard let start = name.unicodeScalars.first, isNameStart(start) else {
         return .failure(FieldSyntaxError(description: "'\(text)' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"))
     }
-    if let bad = item.first(where: { !isNameByte($0) }) {
-        let shown = bad < 0x80 && bad >= 0x20 ? "'\(Character(Unicode.Scalar(bad)))'" : "byte \(bad)"
+    if let bad = name.unicodeScalars.first(where: { !isNameScalar($0) }) {
+        let shown = bad.value >= 0x20 && bad.value != 0x7F ? "'\(Character(bad))'" : "byte \(bad.value)"
         return .failure(FieldSyntaxError(description: "'\(text)' is not a NAME: \(shown) (a NAME holds letters, digits and '_ - @ .')"))
     }
     return .success(.name(FieldName(item)))
+}
+
+/// Where the first byte that does not begin or continue a well-formed UTF-8
+/// sequence is in `bytes` (which holds one).
+private func invalidUTF8Start(_ bytes: [UInt8]) -> Int {
+    var end = bytes.count
+    while String(validating: bytes[..<end], as: UTF8.self) == nil { end -= 1 }
+    return end
 }
 
 /// `N`, `N-M` or `N-`; the first byte is a digit.
@@ -198,10 +212,11 @@ private func fieldNumber(_ digits: [UInt8]) -> Int? {
 
 private func isDigitByte(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
-private func isNameStart(_ b: UInt8) -> Bool {
-    isASCIILetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: "@")
+/// A letter (of any script), `_` or `@`.
+private func isNameStart(_ s: Unicode.Scalar) -> Bool {
+    s.isASCII ? isASCIILetter(UInt8(s.value)) || s == "_" || s == "@" : s.properties.isAlphabetic
 }
 
-private func isNameByte(_ b: UInt8) -> Bool {
-    isNameStart(b) || isDigitByte(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+private func isNameScalar(_ s: Unicode.Scalar) -> Bool {
+    isNameStart(s) || (s.isASCII && isDigitByte(UInt8(s.value))) || s == "-" || s == "."
 }

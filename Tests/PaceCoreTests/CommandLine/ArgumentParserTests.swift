@@ -76,6 +76,13 @@ struct ArgumentParserTests {
          "invalid field list for '--key-field': 'host name' is not a NAME: ' ' (a NAME holds letters, digits and '_ - @ .')"),
         (["--debounce", "1s", "--key-field", "a/b"],
          "invalid field list for '--key-field': 'a/b' is not a NAME: '/' (a NAME holds letters, digits and '_ - @ .')"),
+        // Letters of any script; other characters are named as they are.
+        (["--debounce", "1s", "--key-field", "h€"],
+         "invalid field list for '--key-field': 'h€' is not a NAME: '€' (a NAME holds letters, digits and '_ - @ .')"),
+        (["--debounce", "1s", "--key-field", "€h"],
+         "invalid field list for '--key-field': '€h' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"),
+        (["--debounce", "1s", "--key-field", "a\u{7F}"],
+         "invalid field list for '--key-field': 'a\u{7F}' is not a NAME: byte 127 (a NAME holds letters, digits and '_ - @ .')"),
         (["--debounce", "1s", "--delimiter", "ab"], "'--delimiter' takes one byte ('ab' is 2 bytes)"),
         (["--debounce", "1s", "--delimiter", ""], "'--delimiter' takes one byte (it is empty)"),
         (["--debounce", "1s", "--delimiter", "\\n"], "'--delimiter' takes one byte ('\\n' is 2 bytes)"),
