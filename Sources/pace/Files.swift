@@ -61,9 +61,10 @@ struct OutputFile {
 }
 
 /// Opens `outputs` for writing, each created or truncated, and returns their
-/// descriptors in order. One that is the input, stdout's file, or another of
-/// them (same device and inode: a hard link or a symlink counts), is a usage
-/// error (SPEC): `pace --record app.log app.log` would empty the file it
+/// descriptors in order. One that is the input, stdout's or stderr's file,
+/// or another of them (same device and inode: a hard link or a symlink
+/// counts), is a usage error (SPEC; stderr's, CHOICES):
+/// `pace --record app.log app.log` would empty the file it
 /// reads, and in `pace --dropped o > o` two descriptors would write one
 /// file, each at its own offset, over the other's lines.
 /// Only regular files are compared: writing to the terminal pace reads, or
@@ -75,6 +76,7 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
     var info = stat()
     let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
     let stdoutIdentity = fstat(1, &info) == 0 ? FileIdentity(regular: info) : nil
+    let stderrIdentity = fstat(2, &info) == 0 ? FileIdentity(regular: info) : nil
     var fds: [Int32] = []
     var identities: [FileIdentity?] = []
     func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
@@ -98,6 +100,11 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         }
         if let identity, identity == stdoutIdentity {
             return fail(UsageError(bytes: quoted + Array(" is stdout's file (lines written to both would overwrite each other)".utf8)))
+        }
+        // Opened anew (`/dev/stderr` too), at its own offset: pace's
+        // messages and this file's lines would overwrite each other.
+        if let identity, identity == stderrIdentity {
+            return fail(UsageError(bytes: quoted + Array(" is stderr's file (messages and lines written to both would overwrite each other)".utf8)))
         }
         if let identity, let earlier = identities.firstIndex(of: identity) {
             return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))
@@ -133,8 +140,8 @@ struct FileIdentity: Equatable {
 
 // MARK: - The state file
 
-/// `--state FILE` may not be the input, stdout's file, or the `--record`,
-/// `--dropped` or `--metrics` file (SPEC): a save renames a new file over
+/// `--state FILE` may not be the input, stdout's or stderr's file, or the
+/// `--record`, `--dropped` or `--metrics` file (SPEC): a save renames a new file over
 /// it. Nor may `FILE.tmp` (removed before each save) or `FILE.lock`, pace's
 /// own names beside FILE. Checked before anything is created.
 func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> UsageError? {
@@ -145,6 +152,7 @@ func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> Us
     switch otherFile(named: path, or: given, input: input, outputs: outputs) {
     case .input: return UsageError(bytes: quoted + Array(" is the input file (a save would replace what pace reads)".utf8))
     case .stdout: return UsageError(bytes: quoted + Array(" is stdout's file (a save would replace the output)".utf8))
+    case .stderr: return UsageError(bytes: quoted + Array(" is stderr's file (a save would replace pace's messages)".utf8))
     case let .output(flag): return UsageError(bytes: quoted + Array(" is also the '\(flag)' file".utf8))
     case nil: break
     }
@@ -154,6 +162,7 @@ func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> Us
         switch otherFile(named: own, input: input, outputs: outputs) {
         case .input: clash = "the input file"
         case .stdout: clash = "stdout's file"
+        case .stderr: clash = "stderr's file"
         case let .output(flag): clash = "the '\(flag)' file"
         case nil: continue
         }
@@ -164,12 +173,13 @@ func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> Us
 
 /// One of the run's other files, which a name given to `--state` may not be.
 private enum OtherFile {
-    case input, stdout
+    case input, stdout, stderr
     case output(flag: String)
 }
 
 /// Which of the run's other files `path` (also given as `name`) is, if any:
-/// by identity when it exists (the input, stdout's file, an output), by
+/// by identity when it exists (the input, stdout's or stderr's file, an
+/// output), by
 /// name, and otherwise by where it would be made (its directory and last
 /// name: `d/u`, `d/./u` and `d/../d/u` name one file), against each output
 /// not made yet either (an output's dangling link makes its target).
@@ -180,6 +190,7 @@ private func otherFile(named path: [UInt8], or name: [UInt8]? = nil, input: Int3
     if let identity {
         if fstat(input, &info) == 0, FileIdentity(regular: info) == identity { return .input }
         if fstat(1, &info) == 0, FileIdentity(regular: info) == identity { return .stdout }
+        if fstat(2, &info) == 0, FileIdentity(regular: info) == identity { return .stderr }
     }
     let place = identity == nil ? FuturePlace(path) : nil
     for output in outputs {

@@ -1,6 +1,6 @@
 // A --record file that is the input (issue 15), or a --dropped or --record
-// file that is stdout's (issue 21): a usage error, caught before anything is
-// truncated, whatever name reaches the same file.
+// file that is stdout's (issue 21) or stderr's: a usage error, caught before
+// anything is truncated, whatever name reaches the same file.
 
 import Glibc
 import Testing
@@ -109,6 +109,31 @@ struct OutputFileTests {
         let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes("--dropped"), bytes("/dev/null")],
                                     stdin: bytes("a\nb\n"), stdout: bytes("/dev/null"))
         #expect(result == RawResult(stdout: [], stderr: [], status: 0))
+    }
+
+    // RawProcess's stderr is a regular file of its own: `/dev/stderr`
+    // opens it anew, at offset 0, over pace's messages.
+    @Test("--dropped, --record, --metrics or --state /dev/stderr while stderr is a regular file: exit 2",
+          arguments: [("--dropped", "messages and lines written to both would overwrite each other"),
+                      ("--record", "messages and lines written to both would overwrite each other"),
+                      ("--metrics", "messages and lines written to both would overwrite each other"),
+                      ("--state", "a save would replace pace's messages")])
+    func stderrsFile(flag: String, why: String) throws {
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes(flag), bytes("/dev/stderr")],
+                                    stdin: bytes("a\nb\n"))
+        #expect(result == RawResult(stdout: [], stderr: bytes("pace: '\(flag)' file '/dev/stderr' is stderr's file (\(why))\n")
+                                    + bytes(usageHintTail), status: 2))
+    }
+
+    @Test("--state FILE whose FILE.lock is stderr's file: exit 2")
+    func stateLockIsStderr() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        #expect(symlink("/dev/stderr", cString(scratch.file(bytes("s.lock")))) == 0)
+        let state = scratch.file(bytes("s"))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1h"), bytes("--state"), state], stdin: bytes("a\n"))
+        #expect(result == RawResult(stdout: [], stderr: bytes("pace: '--state' file '") + state + bytes("' needs '") + state
+                                    + bytes(".lock' beside it, which is stderr's file\n") + bytes(usageHintTail), status: 2))
     }
 
     @Test("a record file that is not the input is still truncated")
