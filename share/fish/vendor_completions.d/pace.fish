@@ -52,7 +52,7 @@ complete -c pace -n $no_policy -l throttle -x -a '(__pace_durations)' -d 'Thrott
 complete -c pace -n $no_policy -l throttle-first -x -a '(__pace_durations)' -d 'Throttle, first (alias of --throttle)'
 complete -c pace -n $no_policy -l throttle-last -x -a '(__pace_durations)' -d 'Throttle, latest: the latest line of each window'
 complete -c pace -n $no_policy -l limit -x -a '(__pace_rates)' -d 'Count limit: at most n per duration, the rest dropped'
-complete -c pace -n $no_policy -l rate -x -a '(__pace_rates)' -d 'Pacing: delay lines to at most n per duration'
+complete -c pace -n "$no_policy; and not __pace_given then-every" -l rate -x -a '(__pace_rates)' -d 'Pacing: delay lines to at most n per duration'
 
 # Modifiers of one policy.
 complete -c pace -n '__pace_given debounce; and not __pace_given max-wait' -l max-wait -x -a '(__pace_durations)' -d 'Longest a line stays pending'
@@ -66,7 +66,7 @@ complete -c pace -n 'not __pace_given exempt' -l exempt -x -d 'Lines whose field
 complete -c pace -n 'not __pace_given delimiter' -l delimiter -x -d 'Split fields at each single byte (\t is TAB)'
 
 # Replay.
-complete -c pace -n 'not __pace_given replay record' -l replay -d "Time from each line's timestamp, virtual clock"
+complete -c pace -n 'not __pace_given replay record state' -l replay -d "Time from each line's timestamp, virtual clock"
 complete -c pace -n '__pace_given replay; and not __pace_given time-format' -l time-format -x -d 'Timestamp format, or a strptime-style pattern' -a "
     auto\t'the first named format that fits'
     unix\t'seconds since the epoch'
@@ -101,7 +101,7 @@ complete -c pace -n 'not __pace_given progress' -l progress -d 'A status line on
 complete -c pace -n 'not __pace_given metrics' -l metrics -r -F -d 'Counters in the Prometheus text format, in a file'
 
 # Commands.
-complete -c pace -n 'not __pace_given exec' -l exec -x -a '(__fish_complete_subcommand)' -d 'Run a shell command for each emitted line'
+complete -c pace -n 'not __pace_given exec count-field' -l exec -x -a '(__fish_complete_subcommand)' -d 'Run a shell command for each emitted line'
 complete -c pace -n '__pace_given exec; and not __pace_given on-busy' -l on-busy -x -d "A line while its key's command runs" -a "
     queue\t'run after it'
     drop\t'discard the line'
