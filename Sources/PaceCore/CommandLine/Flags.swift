@@ -72,7 +72,7 @@ let flagTable: [Flag] = [
     Flag(.exempt, ["--exempt"], value: "item=values", .option,
          "Lines whose field <item> (a number or a NAME) has one of <values> (comma-separated, ASCII case ignored) pass outside the policy, at once, counting 1: level=error,fatal."),
     Flag(.thenEvery, ["--then-every"], value: "m", .option,
-         "Of the lines a key's policy would drop, let every <m>th in a row through (an integer >= 2), counting <m>; not with --rate."),
+         "Of the lines a key's policy would drop, let every <m>th in a row through (an integer >= 2), counting <m>; not with --rate or --batch."),
     Flag(.delimiter, ["--delimiter"], value: "byte", .option,
          "Split fields at each <byte> (as cut -d; '\\t' is TAB) instead of at runs of spaces and tabs."),
     Flag(.replay, ["--replay"], .option,

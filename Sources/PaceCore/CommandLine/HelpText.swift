@@ -25,7 +25,7 @@ package func helpText(width: Int = 80) -> String {
         Rates are N/D, N lines (1 to 10^9) per duration or unit: 10/s, 600/h, 5/250ms.
 
         EXAMPLES:
-          Rebuild once a burst of file events has been quiet for 300 ms, per file:
+          Each changed file, once its burst of events has been quiet for 300 ms:
             inotifywait -m -r src | pace --debounce 300ms --key-field 3
 
           The same, pace running the build; a newer save cancels a stale build:

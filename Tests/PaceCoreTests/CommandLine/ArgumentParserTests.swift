@@ -332,7 +332,7 @@ struct ArgumentParserTests {
                                   level=error,fatal.
           --then-every <m>        Of the lines a key's policy would drop, let every
                                   <m>th in a row through (an integer >= 2), counting
-                                  <m>; not with --rate.
+                                  <m>; not with --rate or --batch.
           --delimiter <byte>      Split fields at each <byte> (as cut -d; '\\t' is TAB)
                                   instead of at runs of spaces and tabs.
           --replay                Replay mode: time comes from each line's timestamp, on
@@ -412,7 +412,7 @@ struct ArgumentParserTests {
         Rates are N/D, N lines (1 to 10^9) per duration or unit: 10/s, 600/h, 5/250ms.
 
         EXAMPLES:
-          Rebuild once a burst of file events has been quiet for 300 ms, per file:
+          Each changed file, once its burst of events has been quiet for 300 ms:
             inotifywait -m -r src | pace --debounce 300ms --key-field 3
 
           The same, pace running the build; a newer save cancels a stale build:
