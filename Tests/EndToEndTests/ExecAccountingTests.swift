@@ -205,17 +205,22 @@ struct ExecAccountingTests {
         #expect(rest == [])
         #expect(status == 143)
         // Emitted times are the live clock's: only the commands' lines.
-        let commandLines = errors.split(separator: "\n").filter { !$0.contains("emitted at") }
-        #expect(commandLines == [
+        let commandLines = errors.split(separator: "\n").filter { !$0.contains("emitted at") }.map(String.init)
+        #expect(commandLines.prefix(5) == [
             "pace: trace: line 1: command started",
             "pace: trace: line 1: command sent SIGTERM: restarted by line 2",
             "pace: trace: line 2: not run: replaced by line 3",
             "pace: trace: line 1: command exited with status 1",
             "pace: trace: line 3: command started",
+        ])
+        // Line 4 is discarded as it waits when the shutdown comes, or, when
+        // the signal is seen as line 4 is handed over (the sink asks), after
+        // line 3's SIGTERM: either way not run, for the same reason.
+        #expect(Set(commandLines.dropFirst(5).dropLast()) == [
             "pace: trace: line 4: not run: pace is stopping",
             "pace: trace: line 3: command sent SIGTERM: pace is stopping",
-            "pace: trace: line 3: command exited with status 1",
         ])
+        #expect(commandLines.count == 8 && commandLines.last == "pace: trace: line 3: command exited with status 1")
         #expect(errors.split(separator: "\n").filter { $0.contains("emitted at") }.count == 4)
         #expect([pid(one), pid(three)].allSatisfy(isGone))
     }
