@@ -106,6 +106,28 @@ func awaitWritableUnlessEnded(_ fd: Int32) -> Bool {
     while true {
         if Signals.endNow { return false }
         if awaitReady(fd, events: Int16(POLLOUT)) == .ready { return true }
+        WriteWait.interrupted(waitingOn: fd)
+    }
+}
+
+/// What a write that waits for its reader does when a signal interrupts
+/// the wait: SIGUSR1's summary (Run/WriteWaitSummary.swift). Set by a run on
+/// the process's own signals only, on the one thread that writes.
+package enum WriteWait {
+    nonisolated(unsafe) private static var answer: ((Int32) -> Void)?
+
+    /// Sets (or, nil, clears) what an interrupted wait does.
+    package static func onSignal(_ answer: ((Int32) -> Void)?) { self.answer = answer }
+
+    /// A signal interrupted a wait for `fd` to take bytes. Only a full `fd`
+    /// is waited for by the answer (the output thread's hand-over waits a
+    /// moment for a write that goes on: the run answers after it). The
+    /// answer's own write may wait too: it is not asked again meanwhile.
+    static func interrupted(waitingOn fd: Int32) {
+        guard let answer, !isWritableNow(fd) else { return }
+        self.answer = nil
+        answer(fd)
+        self.answer = answer
     }
 }
 

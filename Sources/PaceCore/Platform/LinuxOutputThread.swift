@@ -173,7 +173,9 @@ final class OutputThread: @unchecked Sendable {
             // Asked and announced in one hold of the lock: a buffer freed
             // after it sees the wish and sends its notice.
             if locked({ if done() { return true }; noticeWanted = true; return false }) { return }
-            _ = awaitReady(freed.read, events: Int16(POLLIN))
+            if awaitReady(freed.read, events: Int16(POLLIN)) == .interrupted {
+                WriteWait.interrupted(waitingOn: port.fd)
+            }
         }
         if Signals.endNow {
             let unwritten = halt()

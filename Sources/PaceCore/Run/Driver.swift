@@ -12,70 +12,12 @@
 // (`borrowing`); before every read, the scheduler copies the ones it still
 // holds.
 //
-// Run: this room holds the driver, the modes (Replay.swift, Live.swift), the
-// run plan that turns a configuration into a specialised run (RunPlan.swift),
-// the report a run hands back (RunReport.swift) and the signals a run is
-// told of (RunSignals, in RunPlan.swift).
-
-
-/// What a mode supplies to the driver.
-package protocol RunMode {
-    /// Live mode: an empty line is an event (replay skips it), and pending
-    /// events are emitted at once at end of input, stamped `now` (replay
-    /// runs the virtual clock on instead).
-    static var isLive: Bool { get }
-    /// The time of the line just read. `fields` is the line as fields and
-    /// timestamps see it (line 1 without a byte-order mark).
-    mutating func stamp(_ line: UnsafeRawBufferPointer, fields: UnsafeRawBufferPointer) throws(OutputError) -> LineStamp
-    /// The mode's current time: a pass-through line's emission time, and the
-    /// time of the end of input (live).
-    var now: Instant { get }
-    /// Waits until input can be read, the timer due at `deadline` is, a
-    /// signal arrives or stdout's reader has gone (replay: input is always
-    /// to be read, with a blocking read).
-    mutating func wait(until deadline: Instant?) -> LiveWake
-    /// Reads once more into `input`, once `wait` said input is ready. Replay
-    /// calls `beforeWaiting` (it flushes what is decided) when the read
-    /// would have to wait, and waits where signals are delivered; live mode
-    /// reads at once (its clock's wait said input is ready).
-    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
-        -> LineReader.Fill
-    /// Reads the clock after a wait or a read ended (replay: nothing to do).
-    mutating func tick()
-    /// `--exec`'s runner has something to do: the wait returned
-    /// `.commandsReady` (live; see Commands/LiveCommands.swift).
-    mutating func commandsReady() throws(OutputError)
-    /// `--exec`'s counters so far, for SIGUSR1's summary (nil without it).
-    var commandStats: CommandStats? { get }
-    /// Lines whose timestamp was earlier than the latest (replay).
-    var clamped: Int64 { get }
-    /// Input has ended; waits from now on are for timers only (live).
-    mutating func inputEnded()
-    /// Every line of a read was handled (live: the record is written out).
-    mutating func caughtUp() throws(OutputError)
-    /// The run is over (live: the record is written out, or its error kept).
-    mutating func complete(_ report: inout RunReport)
-    /// The walks of a line the mode plans with its own (replay's time walk
-    /// may find the key), or nil: the run plans them (LineWalk.swift).
-    var walks: LineWalks? { get }
-}
-
-extension RunMode {
-    package var walks: LineWalks? { nil }
-}
-
-/// The time of a line, as its mode sees it.
-package enum LineStamp {
-    /// An event at this time. The line's own bytes start at `contentStart`
-    /// of its fields (replay's `record` format removes its prefix), or are
-    /// the whole line, as read, when it is 0. `timeField` is where the
-    /// line's timestamp ended, when that says where its field is (replay of
-    /// a unix time in a blank-separated field; else `.none`): the key's
-    /// field is searched for from there.
-    case event(Instant, contentStart: Int, timeField: FieldPosition)
-    /// Its timestamp did not parse (replay).
-    case bad(BadTime)
-}
+// Run: this room holds the driver, what a mode supplies (RunMode.swift), the
+// modes (Replay.swift, Live.swift), the run plan that turns a configuration
+// into a specialised run (RunPlan.swift), the report a run hands back
+// (RunReport.swift), the signals a run is told of (RunSignals, in
+// RunPlan.swift) and SIGUSR1's summary while a write waits
+// (WriteWaitSummary.swift).
 
 /// Runs input through `scheduler` until end of input, a signal, a failure or
 /// a bad timestamp under `--on-bad-time error`. `summary` says which rows
@@ -101,12 +43,18 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
     var ending = false
+    // SIGUSR1 while a write waits: answered from the counters as the loop
+    // last saw them (WriteWaitSummary.swift).
+    let blocked = signals.reachWrites ? WriteWaitSummary(signals: signals, watch: watch) : nil
+    if let blocked { WriteWait.onSignal { blocked.answer(waitingOn: $0) } }
 
     do throws(OutputError) {
         // `--state`: the episodes a previous run saved whose T passed.
         if Mode.isLive && state != nil { try scheduler.resolveOverdueEpisodes(at: mode.now) }
         reading: while true {
             guard let line = input.nextBuffered() else {
+                blocked?.capture(report, scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
+                                 pending: scheduler.heldEvents)
                 // Lines held back point into the buffer that fill() moves
                 // and overwrites.
                 scheduler.keepBorrowedLines()
@@ -245,6 +193,8 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         // live, what is due fires at its time, then every pending line
         // comes out now, in the order the clock would have released them.
         // A closed stdout takes nothing more: what is held is discarded.
+        blocked?.capture(report, scheduler.stats, clamped: mode.clamped, commands: mode.commandStats,
+                         pending: scheduler.heldEvents)
         if report.end == .brokenPipe {
             try scheduler.discardHeld(at: mode.now)
         } else {
@@ -326,5 +276,6 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                                              live: Mode.isLive, now: mode.now)
         report.watched(by: watch, figures)
     }
+    if blocked != nil { WriteWait.onSignal(nil) }
     return report
 }

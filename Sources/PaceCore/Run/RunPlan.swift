@@ -19,18 +19,22 @@ package struct RunSignals {
     package var endNow: () -> Bool
     /// Whether a SIGUSR1 came since the last call (the call takes it).
     package var takeStatsRequest: () -> Bool
+    /// Whether a write's wait, which the process's signals interrupt, asks
+    /// the run for SIGUSR1's summary (`WriteWait`).
+    package var reachWrites: Bool
 
     package init(termination: @escaping () -> Int32, endNow: @escaping () -> Bool = { false },
-                 takeStatsRequest: @escaping () -> Bool = { false }) {
+                 takeStatsRequest: @escaping () -> Bool = { false }, reachWrites: Bool = false) {
         self.termination = termination
         self.endNow = endNow
         self.takeStatsRequest = takeStatsRequest
+        self.reachWrites = reachWrites
     }
 
     /// The process's own signals, as its handlers (Platform/) record them.
     package static var process: RunSignals {
         RunSignals(termination: Signals.pendingTermination, endNow: { Signals.endNow },
-                   takeStatsRequest: Signals.takeStatsRequest)
+                   takeStatsRequest: Signals.takeStatsRequest, reachWrites: true)
     }
 
     /// No signal ever comes.
