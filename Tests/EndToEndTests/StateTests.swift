@@ -188,6 +188,24 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("\na\t2\twindow\t"))
     }
 
+    @Test("--then-every is one of the flags a state records: its M, or its absence")
+    func thenEvery() throws {
+        let dir = try StateDirectory()
+        let every3 = flags + ["--then-every", "3", "--state", dir.state]
+        #expect(try Pace.run(every3, stdin: "a 1\na 2\n").status == 0)
+        #expect(dir.text.contains("--then-every=3"))
+        let saved = try #require(dir.bytes)
+        #expect(try Pace.run(flags + ["--state", dir.state], stdin: "a 3\n") == PaceResult(stdout: [], stderr: refusal(
+            dir.state, " was saved under other flags (--then-every 3 there, absent here)"), status: 2))
+        #expect(try Pace.run(flags + ["--then-every", "5", "--state", dir.state], stdin: "a 3\n")
+                == PaceResult(stdout: [], stderr: refusal(dir.state, " was saved under other flags (--then-every 3 there, 5 here)"),
+                              status: 2))
+        #expect(dir.bytes == saved)
+        // a owes a 2: with a 3 it has two discards in a row, a 4 is the third.
+        #expect(try Pace.run(every3 + ["--count"], stdin: "a 3\na 4\n")
+                == PaceResult(stdout: Array("3\ta 4\n".utf8), stderr: "", status: 0))
+    }
+
     @Test("a truncated FILE, random bytes and a foreign file are refused, and left as they were")
     func damagedFiles() throws {
         let dir = try StateDirectory()

@@ -5,9 +5,8 @@
 // run refuses it. Values are written in one canonical form (durations in
 // nanoseconds, `--burst` as the bucket's size, given or not), so that
 // `--throttle 1m` and `--throttle 60s` load each other's state.
-//
-// `--then-every` is written `absent` until this branch has it: the line
-// already has its place, so the check is whole once it lands.
+// `--then-every`'s M is one: its count of discards in a row is what a key
+// owes, which the state keeps.
 
 package struct StateFlags: Equatable, Sendable {
     /// Each flag's name and value, nil for absent, in a fixed order.
@@ -44,7 +43,7 @@ package struct StateFlags: Equatable, Sendable {
             (policy.0, policy.1),
             ("--trailing", trailing),
             ("--burst", burst),
-            ("--then-every", nil),
+            ("--then-every", configuration.thenEvery.map { Array("\($0)".utf8) }),
             ("--resolve-after", configuration.resolveAfter.map(ns)),
             ("--key-field", keyFieldText),
             ("--delimiter", configuration.delimiter.map { [$0] }),
