@@ -170,6 +170,42 @@ struct TerminatingSignalTests {
                 + "pace: interrupted: \(taken - 999 - whole) lines not written\n")
     }
 
+    @Test("after a second signal the lines still held are pending in --stats and --metrics alike, and not in --dropped")
+    func secondSignalLeavesPending() throws {
+        // 3,000 keys, each line pending an hour; end of input emits them all
+        // at once into a pipe nobody reads.
+        let lines = (0..<3_000).map { index in
+            let text = "k\(index) "
+            return text + String(repeating: "x", count: 99 - text.utf8.count) + "\n"
+        }
+        let directory = NSTemporaryDirectory() + "pace-second-pending-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(directory, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.createFile(atPath: directory + "/in", contents: Data(lines.joined().utf8)))
+        let file = open(directory + "/in", O_RDONLY | O_CLOEXEC)
+        defer { close(file) }
+        let pace = try PipedPace(["--debounce", "1h", "--key-field", "1", "--stats", "--metrics", directory + "/m",
+                                  "--dropped", directory + "/d"], .init(stdinFile: file))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000) != nil)
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        func row(_ name: String) -> Int? {
+            end.errors.split(separator: "\n").first { $0.hasPrefix("  \(name):") }
+                .flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        let emitted = row("emitted") ?? -1
+        let pending = row("pending") ?? -1
+        #expect(row("events in") == 3_000 && row("dropped") == 0)
+        #expect(emitted > 0 && pending > 0 && emitted + pending == 3_000)
+        let metrics = (try? String(contentsOfFile: directory + "/m", encoding: .utf8)) ?? ""
+        #expect(metrics.contains("\npace_lines_emitted_total \(emitted)\n"))
+        #expect(metrics.contains("\npace_lines_discarded_total 0\n"))
+        #expect(metrics.contains("\npace_lines_pending \(pending)\n"))
+        #expect(FileManager.default.contents(atPath: directory + "/d") == Data())
+    }
+
     @Test("live: a second signal while --record's FIFO is stalled counts the lines the file did not get")
     func secondSignalWhileRecordStalls() throws {
         // 1,200 lines of 50 bytes (60 KB, all in stdin's pipe at once) are

@@ -68,9 +68,10 @@ package struct RunReport: Equatable, Sendable {
 
     /// Lines read and not yet decided (held by the policy: `--rate`'s
     /// waiting lines, a pending one) when SIGUSR1 asks for the run so far;
-    /// neither emitted nor dropped yet. 0 at the end: everything pending was
-    /// emitted by then, or (a closed stdout, a second signal) is counted as
-    /// dropped, as ever.
+    /// neither emitted nor dropped yet. 0 at the end (everything pending was
+    /// emitted by then, or, stdout closed, discarded), but after a second
+    /// signal: the lines still held were never decided, and reach neither
+    /// stdout nor `--dropped` (`--metrics`' pending counts them too).
     package var pending: Int64 = 0
 
     /// `--exec`'s counters.
@@ -90,6 +91,7 @@ package struct RunReport: Equatable, Sendable {
         case let .interrupted(unwritten):
             end = .signal(signal)
             linesNotWritten = unwritten + held
+            pending = held
         }
     }
 
