@@ -37,7 +37,7 @@ func pathError(_ path: [UInt8], _ code: Int32) -> UsageError {
 /// Opens the input; a FILE that cannot be read is a usage error (SPEC).
 func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
     guard let path else { return .success(0) }
-    let fd = open(path: path, O_RDONLY | O_CLOEXEC)
+    let fd = openInputFile(path)
     if fd < 0 { return .failure(pathError(path, errno)) }
     var info = stat()
     if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {

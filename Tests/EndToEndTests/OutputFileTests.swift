@@ -136,6 +136,18 @@ struct OutputFileTests {
                                     + bytes(".lock' beside it, which is stderr's file\n") + bytes(usageHintTail), status: 2))
     }
 
+    @Test("an input FIFO with no writer yet does not hold back a usage error found after it")
+    func fifoInputThenUsageError() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let fifo = scratch.file(bytes("f"))
+        #expect(mkfifo(cString(fifo), 0o600) == 0)
+        let pace = try PipedPace(["--throttle", "1s", "--metrics", "/nonexistent/pace-m", String(decoding: fifo, as: UTF8.self)])
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 2)
+        #expect(end.errors == "pace: /nonexistent/pace-m: No such file or directory\n" + usageHintTail)
+    }
+
     @Test("a record file that is not the input is still truncated")
     func truncated() throws {
         let scratch = try ScratchDirectory()

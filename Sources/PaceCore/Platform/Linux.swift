@@ -138,6 +138,27 @@ func isWritableNow(_ fd: Int32) -> Bool {
 
 // MARK: - Descriptors
 
+/// Opens the input file `path` for reading (retrying EINTR). A FIFO is
+/// opened without waiting for a writer (O_NONBLOCK, cleared at once): on
+/// Linux a FIFO that has had no writer yet polls as neither readable nor
+/// hung up, so the run's first wait for input, where signals are handled,
+/// waits for the writer as open(2) would have, and a signal then ends the
+/// run as anywhere else (its summary, `--metrics`, `--state`'s save).
+package func openInputFile(_ path: [UInt8]) -> Int32 {
+    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    var info = stat()
+    let fifo = stat(cPath, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    while true {
+        let fd = open(cPath, O_RDONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0))
+        if fd < 0 && errno == EINTR { continue }
+        if fd >= 0 && fifo {
+            let flags = fcntl(fd, F_GETFL)
+            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        }
+        return fd
+    }
+}
+
 /// Whether I/O on `fd` can wait for another process: anything but a regular
 /// file or a block device (a pipe, a FIFO, a socket, a terminal).
 func canStall(_ fd: Int32) -> Bool {

@@ -42,8 +42,8 @@ package enum Signals {
     /// core dump for SIGQUIT). Until `beginRun`, a terminating signal ends
     /// pace at once from its handler with exit status 128 + N (the handler
     /// calls _exit, which is async-signal-safe): nothing has been read or
-    /// written yet, and a blocking open(2) of the input or a `--record` FIFO
-    /// could otherwise wait for ever for a writer or reader, the signal
+    /// written yet, and a blocking open(2) of a `--record` or `--dropped` FIFO
+    /// could otherwise wait for ever for a reader, the signal
     /// already taken (a flag checked before the open would leave that
     /// race). A signal ignored when pace starts stays ignored, as Unix tools
     /// do (a shell starts background jobs with SIGINT and SIGQUIT ignored,
