@@ -70,29 +70,37 @@ struct OutputFile {
 /// Only regular files are compared: writing to the terminal pace reads, or
 /// `--record /dev/null` with /dev/null as input, destroys nothing.
 /// Each is opened without O_TRUNC and checked first; only when all pass are
-/// they truncated, so a refused command line leaves every file as it was.
+/// they truncated, so a refused command line leaves every file as it was
+/// (one it made is removed again). FIFOs are opened last, as their open
+/// waits for a reader: the other files' errors are said first.
 /// A `reopened` one that is a FIFO is not opened: its descriptor is -1.
 func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
     var info = stat()
     let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
     let stdoutIdentity = fstat(1, &info) == 0 ? FileIdentity(regular: info) : nil
     let stderrIdentity = fstat(2, &info) == 0 ? FileIdentity(regular: info) : nil
-    var fds: [Int32] = []
-    var identities: [FileIdentity?] = []
+    func cPath(_ path: [UInt8]) -> [CChar] { path.map { CChar(bitPattern: $0) } + [0] }
+    func isFIFO(_ output: OutputFile) -> Bool {
+        stat(cPath(output.path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
+    }
+    var fds = [Int32](repeating: -1, count: outputs.count)
+    var identities = [FileIdentity?](repeating: nil, count: outputs.count)
+    var checked: [Int] = []
+    var made: [[UInt8]] = []
     func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
         for fd in fds where fd >= 0 { close(fd) }
+        for path in made { unlink(cPath(path)) }
         return .failure(error)
     }
-    for output in outputs {
-        if output.reopened && stat(output.path.map { CChar(bitPattern: $0) } + [0], &info) == 0
-            && (info.st_mode & S_IFMT) == S_IFIFO {
-            fds.append(-1)
-            identities.append(nil)
-            continue
-        }
+    let fifos = outputs.indices.filter { isFIFO(outputs[$0]) }
+    for k in outputs.indices.filter({ !fifos.contains($0) }) + fifos {
+        let output = outputs[k]
+        if output.reopened && fifos.contains(k) { continue }
+        let existed = stat(cPath(output.path), &info) == 0
         let fd = open(path: output.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
         if fd < 0 { return fail(pathError(output.path, errno)) }
-        fds.append(fd)
+        fds[k] = fd
+        if !existed { made.append(output.path) }
         let identity = fstat(fd, &info) == 0 ? FileIdentity(regular: info) : nil
         let quoted = Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8)
         if let identity, identity == inputIdentity {
@@ -106,10 +114,11 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         if let identity, identity == stderrIdentity {
             return fail(UsageError(bytes: quoted + Array(" is stderr's file (messages and lines written to both would overwrite each other)".utf8)))
         }
-        if let identity, let earlier = identities.firstIndex(of: identity) {
+        if let identity, let earlier = checked.first(where: { identities[$0] == identity }) {
             return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))
         }
-        identities.append(identity)
+        identities[k] = identity
+        checked.append(k)
     }
     // O_TRUNC's work, now that no file is refused. Only a regular file has
     // anything to cut (ftruncate fails on a FIFO or a terminal, which

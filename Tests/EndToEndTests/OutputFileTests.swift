@@ -148,6 +148,30 @@ struct OutputFileTests {
         #expect(end.errors == "pace: /nonexistent/pace-m: No such file or directory\n" + usageHintTail)
     }
 
+    @Test("a refused command line removes the output file it made, and says a later error before a FIFO's open waits")
+    func refusedLeavesNothing() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let made = scratch.file(bytes("n1"))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--dropped"), made, bytes("--metrics"),
+                                     bytes("/nonexistent/pace-m")], stdin: bytes("a\n"))
+        #expect(result == RawResult(stdout: [], stderr: bytes("pace: /nonexistent/pace-m: No such file or directory\n")
+                                    + bytes(usageHintTail), status: 2))
+        #expect(access(cString(made), F_OK) != 0)
+        // Two names of one new file: it goes too.
+        let twice = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--dropped"), made, bytes("--record"), made],
+                                   stdin: bytes("a\n"))
+        #expect(twice.status == 2 && access(cString(made), F_OK) != 0)
+        // A --dropped FIFO nobody reads: the --metrics error comes first.
+        let fifo = scratch.file(bytes("f"))
+        #expect(mkfifo(cString(fifo), 0o600) == 0)
+        let pace = try PipedPace(["--throttle", "1s", "--dropped", String(decoding: fifo, as: UTF8.self),
+                                  "--metrics", "/nonexistent/pace-m"])
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 2)
+        #expect(end.errors == "pace: /nonexistent/pace-m: No such file or directory\n" + usageHintTail)
+    }
+
     @Test("a record file that is not the input is still truncated")
     func truncated() throws {
         let scratch = try ScratchDirectory()

@@ -90,4 +90,24 @@ struct StateLinkTests {
             #expect(FileManager.default.contents(atPath: temporary) == Data("a 1\n".utf8))
         }
     }
+
+    @Test("a directory as FILE, or a file where FILE's directory should be: refused for what they are, no lock made")
+    func notAFile() throws {
+        let dir = try StateDirectory()
+        let directory = dir.url.appendingPathComponent("d").path
+        #expect(mkdir(directory, 0o700) == 0)
+        let result = try Pace.run(["--throttle", "1s", "--state", directory], stdin: "a\n")
+        #expect(result == PaceResult(stdout: [], stderr: """
+            pace: '--state' file '\(directory)': Is a directory
+            --state takes a file's name (one that does not exist yet is made).
+            See 'pace --help' for more information.
+
+            """, status: 2))
+        #expect(access(directory + ".lock", F_OK) != 0)
+        let file = dir.url.appendingPathComponent("in.txt").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("hi\n".utf8)))
+        let under = try Pace.run(["--throttle", "1s", "--state", file + "/x"], stdin: "a\n")
+        #expect(under.status == 2)
+        #expect(under.stderr.hasPrefix("pace: '--state' file '\(file)/x': pace cannot write in its directory (Not a directory)\n"))
+    }
 }

@@ -38,9 +38,19 @@ enum StateFiles {
         return current
     }
 
-    /// Whether pace may create files in `path`'s directory; the errno if not.
+    /// Whether pace may create files in `path`'s directory; the errno if not
+    /// (ENOTDIR for a file there, which access(2) would call unwritable).
     static func directoryProblem(_ path: [UInt8]) -> Int32? {
-        access(cPath(directory(of: path)), W_OK | X_OK) == 0 ? nil : errno
+        let directory = cPath(directory(of: path))
+        var info = stat()
+        if stat(directory, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR { return ENOTDIR }
+        return access(directory, W_OK | X_OK) == 0 ? nil : errno
+    }
+
+    /// EISDIR when `path` is a directory (no state can be kept there).
+    static func directoryProblem(at path: [UInt8]) -> Int32? {
+        var info = stat()
+        return stat(cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : nil
     }
 
     /// Opens (creating it) and locks `lockPath`; the descriptor stays open,

@@ -66,6 +66,10 @@ package final class StateKeeper {
                    hint: "--state FILE is saved as a new file in FILE's directory, then renamed over FILE.\nSee 'pace --help' for more information.")
         }
         if let code = StateFiles.directoryProblem(path) { return unwritable(code) }
+        // Before its lock is made beside it (`/tmp` would lock `/tmp.lock`).
+        if let code = StateFiles.directoryProblem(at: path) {
+            return refuse(": \(StateFiles.describe(code))", hint: "--state takes a file's name (one that does not exist yet is made).\nSee 'pace --help' for more information.")
+        }
         let lockFD: Int32
         switch StateFiles.lock(path + Array(".lock".utf8)) {
         case let .success(fd): lockFD = fd
