@@ -227,7 +227,8 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         }
     }
     if let (_, value) = typed.value(.year) {
-        guard let year = Int(value!), (minimumYear...maximumYear).contains(year) else {
+        guard value!.utf8.allSatisfy({ digit($0) != nil }), let year = Int(value!),
+              (minimumYear...maximumYear).contains(year) else {
             throw UsageError("invalid year '\(value!)' for '--year' (pace handles years \(minimumYear) to \(maximumYear))")
         }
         config.year = year

@@ -20,7 +20,9 @@ func duration(_ text: String, for spelling: String) throws(UsageError) -> Nanose
         case .noNumber: why = "it is not a number with a unit"
         case .missingUnit: why = "a number needs a unit"
         case let .unexpected(offset): why = unexpectedCharacter(in: text, at: offset)
-        case .unknownUnit: why = "unknown unit"
+        // `5MS`: a unit in capitals is named as such.
+        case .unknownUnit:
+            why = (try? parseDuration(text.lowercased()).get()) != nil ? "unknown unit (units are lower case)" : "unknown unit"
         case .tooLarge: why = "it is too large"
         }
         throw UsageError("invalid duration '\(text)' for '\(spelling)': \(why)", hint: durationHint)
@@ -159,7 +161,12 @@ func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOption
         return nil
     }
     // CMD runs as the bytes typed (its text may have replaced invalid UTF-8).
-    var options = CommandOptions(command: typed.valueBytes[.exec]!)
+    let command = typed.valueBytes[.exec]!
+    // An empty command would run `sh -c ''` for each line, doing nothing.
+    guard command.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A }) else {
+        throw UsageError("'--exec' needs a command (it is empty)")
+    }
+    var options = CommandOptions(command: command)
     if let (_, value) = typed.value(.onBusy) {
         guard let action = OnBusy(rawValue: value!) else {
             throw UsageError("invalid value '\(value!)' for '--on-busy' (choose queue, drop or restart)")
@@ -167,7 +174,7 @@ func commandOptions(_ typed: TypedArguments) throws(UsageError) -> CommandOption
         options.onBusy = action
     }
     if let (_, value) = typed.value(.jobs) {
-        guard let jobs = Int(value!), jobs >= 1, jobs <= maximumJobs else {
+        guard value!.utf8.allSatisfy({ digit($0) != nil }), let jobs = Int(value!), jobs >= 1, jobs <= maximumJobs else {
             throw UsageError("invalid value '\(value!)' for '--jobs' (a whole number from 1 to \(maximumJobs))")
         }
         options.jobs = jobs
@@ -222,9 +229,11 @@ func floodOptions(_ typed: TypedArguments, _ config: inout Configuration, policy
     }
     if let (spelling, value) = typed.value(.thenEvery) {
         let text = value ?? ""
-        guard text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let m = Int64(text), m >= 2 else {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else {
             throw UsageError("invalid value '\(text)' for '\(spelling)' (an integer of at least 2)")
         }
+        guard let m = Int64(text) else { throw UsageError("invalid value '\(text)' for '\(spelling)' (it is too large)") }
+        guard m >= 2 else { throw UsageError("invalid value '\(text)' for '\(spelling)' (an integer of at least 2)") }
         if case .rate = config.policy {
             throw UsageError("'\(spelling)' does not apply to --rate (it never drops a line)")
         }

@@ -15,8 +15,12 @@ func unknownOptionMessage(_ spelling: String) -> String {
 /// one edit per four letters (at least one), a swap of two neighbours
 /// counting as one. So `--debunce` gets `--debounce`, and `--delay` (two
 /// edits in five letters) gets nothing rather than `--replay`. Only long
-/// names: '-x' is not a typo of '-h'.
+/// names: '-x' is not a typo of '-h', but `-debounce` (one dash, as Go's
+/// and find's flags are written) is looked for as `--debounce`.
 func suggestion(for spelling: String) -> [String]? {
+    if !spelling.hasPrefix("--"), spelling.hasPrefix("-"), spelling.utf8.count > 2 {
+        return suggestion(for: "-" + spelling)
+    }
     guard spelling.hasPrefix("--"), spelling.count > 2 else { return nil }
     let long = flagTable.map { flag in flag.names.filter { $0.hasPrefix("--") } }.filter { !$0.isEmpty }
     // Per flag, the first of its names that completes the prefix.
