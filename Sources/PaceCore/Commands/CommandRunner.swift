@@ -297,6 +297,10 @@ package final class CommandRunner<Dropped: LineSink> {
                 killedAll = true
                 try killAll(at: signalTime)
             }
+            // Either may leave nothing to wait for: a command whose shell
+            // has exited is gone once its group is sent SIGKILL, and no
+            // exit is left to wake the wait.
+            if isIdle { break }
             // A SIGUSR1 delivered in this wait (or in the driver's last one,
             // after its last look) is answered here on the next round.
             answerStatsRequest()
