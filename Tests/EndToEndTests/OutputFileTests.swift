@@ -136,19 +136,20 @@ struct OutputFileTests {
                                     + bytes(".lock' beside it, which is stderr's file\n") + bytes(usageHintTail), status: 2))
     }
 
-    @Test("an input FIFO with no writer yet does not hold back a usage error found after it")
-    func fifoInputThenUsageError() throws {
+    @Test("a FIFO nobody opened the other end of (the input, or --dropped's) does not hold back a later usage error",
+          arguments: [false, true])
+    func fifoThenUsageError(dropped: Bool) throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
-        let fifo = scratch.file(bytes("f"))
-        #expect(mkfifo(cString(fifo), 0o600) == 0)
-        let pace = try PipedPace(["--throttle", "1s", "--metrics", "/nonexistent/pace-m", String(decoding: fifo, as: UTF8.self)])
+        let fifo = String(decoding: scratch.file(bytes("f")), as: UTF8.self)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let pace = try PipedPace(["--throttle", "1s", "--metrics", "/nonexistent/pace-m"] + (dropped ? ["--dropped", fifo] : [fifo]))
         let end = pace.finish(timeout: 5)
         #expect(end.status == 2)
         #expect(end.errors == "pace: /nonexistent/pace-m: No such file or directory\n" + usageHintTail)
     }
 
-    @Test("a refused command line removes the output file it made, and says a later error before a FIFO's open waits")
+    @Test("a refused command line removes the output files it made")
     func refusedLeavesNothing() throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -162,14 +163,6 @@ struct OutputFileTests {
         let twice = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--dropped"), made, bytes("--record"), made],
                                    stdin: bytes("a\n"))
         #expect(twice.status == 2 && access(cString(made), F_OK) != 0)
-        // A --dropped FIFO nobody reads: the --metrics error comes first.
-        let fifo = scratch.file(bytes("f"))
-        #expect(mkfifo(cString(fifo), 0o600) == 0)
-        let pace = try PipedPace(["--throttle", "1s", "--dropped", String(decoding: fifo, as: UTF8.self),
-                                  "--metrics", "/nonexistent/pace-m"])
-        let end = pace.finish(timeout: 5)
-        #expect(end.status == 2)
-        #expect(end.errors == "pace: /nonexistent/pace-m: No such file or directory\n" + usageHintTail)
     }
 
     @Test("a record file that is not the input is still truncated")
