@@ -197,6 +197,8 @@ struct FloodsEndToEndTests {
         (["--exempt", "3-4=a"], "pace: invalid value for '--exempt': '3-4': the field is one item (a number or a NAME), not a range"),
         (["--exempt", "2,3=a"], "pace: invalid value for '--exempt': '2,3': the field is one item (a number or a NAME), not a list"),
         (["--exempt", "msg~=a"], "pace: invalid value for '--exempt': 'msg~': the field is not masked ('~' is for --key-field)"),
+        // A bad number names the one form an ITEM's number has.
+        (["--exempt", "0=a"], "pace: invalid value for '--exempt': invalid field '0' (fields count from 1, up to 1000000)"),
         (["--exempt", "level=a,,b"], "pace: invalid value for '--exempt': 'level=a,,b' has an empty value (VALUES are comma-separated, none empty)"),
         (["--then-every", "1"], "pace: invalid value '1' for '--then-every' (an integer of at least 2)"),
         (["--then-every", "2.5"], "pace: invalid value '2.5' for '--then-every' (an integer of at least 2)"),

@@ -32,11 +32,9 @@ package struct Exemption: Equatable, Sendable {
             return .failure(FieldSyntaxError(description: "'\(itemText)': the field is not masked ('~' is for --key-field)"))
         }
         let item: FieldItem
-        switch FieldSelector.parse(bytes: Array(bytes[..<equals])) {
-        case let .success(selector):
-            item = selector.items[0]
-        case let .failure(error):
-            return .failure(error)
+        switch parseOneItem(Array(bytes[..<equals])) {
+        case let .success(parsed): item = parsed
+        case let .failure(error): return .failure(error)
         }
         switch item {
         case .range, .from:

@@ -148,6 +148,10 @@ package func parseDelimiter(_ bytes: [UInt8]) -> Result<UInt8, FieldSyntaxError>
     return .success(bytes[0])
 }
 
+/// One item of a field list, as `--exempt`'s ITEM is: a bad number's
+/// message names only the one form (no ranges).
+func parseOneItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> { parseItem(item, numberForms: "") }
+
 /// One item; `numberForms` ends a bad number's message with the forms a
 /// number may take where the item is.
 private func parseItem(_ item: [UInt8], numberForms: String = ": N, N-M or N-") -> Result<FieldItem, FieldSyntaxError> {
