@@ -96,7 +96,8 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
     for k in outputs.indices.filter({ !fifos.contains($0) }) + fifos {
         let output = outputs[k]
         if output.reopened && fifos.contains(k) { continue }
-        let existed = stat(cPath(output.path), &info) == 0
+        // lstat: a link (a dangling one too) is the user's, never removed.
+        let existed = lstat(cPath(output.path), &info) == 0
         let fd = open(path: output.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o666)
         if fd < 0 { return fail(pathError(output.path, errno)) }
         fds[k] = fd

@@ -163,6 +163,13 @@ struct OutputFileTests {
         let twice = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--dropped"), made, bytes("--record"), made],
                                    stdin: bytes("a\n"))
         #expect(twice.status == 2 && access(cString(made), F_OK) != 0)
+        // A dangling link is the user's: it stays.
+        let link = scratch.file(bytes("link"))
+        #expect(symlink(cString(scratch.file(bytes("target"))), cString(link)) == 0)
+        let linked = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--dropped"), link, bytes("--metrics"),
+                                     bytes("/nonexistent/pace-m")], stdin: bytes("a\n"))
+        var info = stat()
+        #expect(linked.status == 2 && lstat(cString(link), &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
     }
 
     @Test("a record file that is not the input is still truncated")
