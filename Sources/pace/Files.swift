@@ -76,7 +76,8 @@ struct OutputFile {
 /// A `reopened` one that is a FIFO is not opened: its descriptor is -1.
 func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
     var info = stat()
-    let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regular: info) : nil
+    // A FIFO too: an output that is the input's FIFO feeds pace its own lines.
+    let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regularOrFIFO: info) : nil
     let stdoutIdentity = fstat(1, &info) == 0 ? FileIdentity(regular: info) : nil
     let stderrIdentity = fstat(2, &info) == 0 ? FileIdentity(regular: info) : nil
     func cPath(_ path: [UInt8]) -> [CChar] { path.map { CChar(bitPattern: $0) } + [0] }
@@ -85,6 +86,8 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
     }
     var fds = [Int32](repeating: -1, count: outputs.count)
     var identities = [FileIdentity?](repeating: nil, count: outputs.count)
+    // Regular files and FIFOs: two outputs into one FIFO mix their lines.
+    var written = [FileIdentity?](repeating: nil, count: outputs.count)
     var checked: [Int] = []
     var made: [[UInt8]] = []
     func fail(_ error: UsageError) -> Result<[Int32], UsageError> {
@@ -103,9 +106,11 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         fds[k] = fd
         if !existed { made.append(output.path) }
         let identity = fstat(fd, &info) == 0 ? FileIdentity(regular: info) : nil
+        let target = FileIdentity(regularOrFIFO: info)
         let quoted = Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8)
-        if let identity, identity == inputIdentity {
-            return fail(UsageError(bytes: quoted + Array(" is the input file (pace would overwrite what it reads)".utf8)))
+        if let target, target == inputIdentity {
+            let why = identity == nil ? "pace would read its own lines" : "pace would overwrite what it reads"
+            return fail(UsageError(bytes: quoted + Array(" is the input file (\(why))".utf8)))
         }
         if let identity, identity == stdoutIdentity {
             return fail(UsageError(bytes: quoted + Array(" is stdout's file (lines written to both would overwrite each other)".utf8)))
@@ -115,10 +120,11 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         if let identity, identity == stderrIdentity {
             return fail(UsageError(bytes: quoted + Array(" is stderr's file (messages and lines written to both would overwrite each other)".utf8)))
         }
-        if let identity, let earlier = checked.first(where: { identities[$0] == identity }) {
+        if let target, let earlier = checked.first(where: { written[$0] == target }) {
             return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))
         }
         identities[k] = identity
+        written[k] = target
         checked.append(k)
     }
     // O_TRUNC's work, now that no file is refused. Only a regular file has
@@ -138,6 +144,12 @@ struct FileIdentity: Equatable {
     /// Nil for anything but a regular file.
     init?(regular info: stat) {
         guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        self.init(any: info)
+    }
+
+    /// Nil for anything but a regular file or a FIFO (a pipe).
+    init?(regularOrFIFO info: stat) {
+        guard (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFIFO else { return nil }
         self.init(any: info)
     }
 

@@ -149,6 +149,26 @@ struct OutputFileTests {
         #expect(end.errors == "pace: /nonexistent/pace-m: No such file or directory\n" + usageHintTail)
     }
 
+    @Test("a FIFO output that is the input FIFO, or another output's FIFO, is refused")
+    func fifoOutputs() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let fifo = String(decoding: scratch.file(bytes("f")), as: UTF8.self)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let loop = try PipedPace(["--throttle", "1s", "--dropped", fifo, fifo])
+        let looped = loop.finish(timeout: 5)
+        #expect(looped.status == 2)
+        #expect(looped.errors == "pace: '--dropped' file '\(fifo)' is the input file (pace would read its own lines)\n"
+                + usageHintTail)
+        // A reader, so that the outputs' opens do not wait.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let both = try PipedPace(["--throttle", "1s", "--dropped", fifo, "--record", fifo], .init(closeStdin: true))
+        let mixed = both.finish(timeout: 5)
+        #expect(mixed.status == 2)
+        #expect(mixed.errors == "pace: '--dropped' file '\(fifo)' is also the '--record' file\n" + usageHintTail)
+    }
+
     @Test("a refused command line removes the output files it made")
     func refusedLeavesNothing() throws {
         let scratch = try ScratchDirectory()
