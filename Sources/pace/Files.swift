@@ -22,12 +22,15 @@ func argumentBytes() -> [[UInt8]]? {
 /// for the other end) and is interrupted by a signal that lets pace go on
 /// (SIGUSR1's summary) is made again; the signals that end pace end it.
 func open(path: [UInt8], _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    let name = cPath(path)
     while true {
-        let fd = open(cPath, flags, mode)
+        let fd = open(name, flags, mode)
         if fd >= 0 || errno != EINTR { return fd }
     }
 }
+
+/// A path's bytes as the C string a system call takes.
+func cPath(_ path: [UInt8]) -> [CChar] { path.map { CChar(bitPattern: $0) } + [0] }
 
 /// `<path>: <why>`, the path's bytes as given.
 func pathError(_ path: [UInt8], _ code: Int32) -> UsageError {
@@ -80,7 +83,6 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
     let inputIdentity = fstat(input, &info) == 0 ? FileIdentity(regularOrFIFO: info) : nil
     let stdoutIdentity = fstat(1, &info) == 0 ? FileIdentity(regular: info) : nil
     let stderrIdentity = fstat(2, &info) == 0 ? FileIdentity(regular: info) : nil
-    func cPath(_ path: [UInt8]) -> [CChar] { path.map { CChar(bitPattern: $0) } + [0] }
     func isFIFO(_ output: OutputFile) -> Bool {
         stat(cPath(output.path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
     }
@@ -208,7 +210,7 @@ private enum OtherFile {
 private func otherFile(named path: [UInt8], or name: [UInt8]? = nil, input: Int32,
                        outputs: [OutputFile]) -> OtherFile? {
     var info = stat()
-    let identity = stat(path.map { CChar(bitPattern: $0) } + [0], &info) == 0 ? FileIdentity(regular: info) : nil
+    let identity = stat(cPath(path), &info) == 0 ? FileIdentity(regular: info) : nil
     if let identity {
         if fstat(input, &info) == 0, FileIdentity(regular: info) == identity { return .input }
         if fstat(1, &info) == 0, FileIdentity(regular: info) == identity { return .stdout }
@@ -216,7 +218,7 @@ private func otherFile(named path: [UInt8], or name: [UInt8]? = nil, input: Int3
     }
     let place = identity == nil ? FuturePlace(path) : nil
     for output in outputs {
-        let exists = stat(output.path.map { CChar(bitPattern: $0) } + [0], &info) == 0
+        let exists = stat(cPath(output.path), &info) == 0
         let same = output.path == path || output.path == name
             || (identity != nil && exists && FileIdentity(regular: info) == identity)
             || (place != nil && !exists && FuturePlace(StateKeeper.file(output.path)) == place)
@@ -247,7 +249,7 @@ struct FuturePlace: Equatable {
         }
         guard !name.isEmpty, name != [UInt8(ascii: ".")], name != Array("..".utf8) else { return nil }
         var info = stat()
-        guard stat(directoryPath.map { CChar(bitPattern: $0) } + [0], &info) == 0 else { return nil }
+        guard stat(cPath(directoryPath), &info) == 0 else { return nil }
         directory = FileIdentity(any: info)
     }
 }

@@ -175,13 +175,11 @@ func run() -> Int32 {
                     + Array(": \(errorText(code))\n".utf8))
         status = ExitCode.failure
     case let .outputFailed(target, code):
-        writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
+        sayFailed(target, code, configuration)
         status = ExitCode.failure
     }
     // After a second signal, whose status the run keeps.
-    if case let .outputFailed(target, code)? = report.alsoFailed {
-        writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
-    }
+    if case let .outputFailed(target, code)? = report.alsoFailed { sayFailed(target, code, configuration) }
     // SPEC's precedence: a signal's 130 or 143, then 1 (any error, a command
     // that could not start included), then 123 (a command failed).
     if status == ExitCode.success { status = report.commandStatus }
@@ -203,6 +201,11 @@ func run() -> Int32 {
     if let marbles = report.marbles { writeStderr(marbles) }
     if configuration.stats { writeStderr(report.statsText) }
     return exitStatus
+}
+
+/// `pace: FILE: <error>` for an output that failed.
+func sayFailed(_ target: String, _ code: Int32, _ configuration: Configuration) {
+    writeStderr(Array("pace: ".utf8) + targetName(target, configuration) + Array(": \(errorText(code))\n".utf8))
 }
 
 /// The file an output error names: the runtime names its targets as text,

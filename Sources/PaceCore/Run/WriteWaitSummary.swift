@@ -42,7 +42,7 @@ final class WriteWaitSummary {
         // The per-key table is sorted when asked for, from the scheduler:
         // it comes with the next summary.
         report.writeStatsSoFar(stats, clamped: clamped, commands: commands, topKeys: nil, pending: pending)
-        let note = "pace: (a write is waiting for its reader: these are the figures of the last input read)\n"
-        note.utf8CString.withUnsafeBytes { try? writeAll(fd: 2, UnsafeRawBufferPointer(rebasing: $0.dropLast()), target: "stderr") }
+        var note = "pace: (a write is waiting for its reader: these are the figures of the last input read)\n"
+        note.withUTF8 { try? writeAll(fd: 2, UnsafeRawBufferPointer($0), target: "stderr") }
     }
 }
