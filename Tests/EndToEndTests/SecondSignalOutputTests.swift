@@ -189,4 +189,36 @@ struct SecondSignalOutputTests {
         #expect(end.errors == "pace: interrupted: 0 lines not written\n"
                 + "pace: interrupted: \(1_200 - whole) lines not written to \(directory)/r\n")
     }
+
+    @Test("live from a file: the line whose --record write a second signal interrupted goes back to the file, and is not counted as not written")
+    func secondSignalWhileRecordStallsFromFile() throws {
+        // As above, but from a regular file, and more lines than the record's
+        // buffer holds (272 KB recorded, one read): its first write out
+        // stalls while the lines are recorded, not after. The line being
+        // recorded then was never taken, and pace leaves it in the file.
+        let lines = padded((0..<4_000).map { "k\($0) " }, width: 50)
+        let scratch = Scratch("pace-record-stall-file")
+        let directory = scratch.path
+        let file = scratch.input(lines.joined())
+        #expect(mkfifo(directory + "/r", 0o600) == 0)
+        let reader = open(directory + "/r", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        defer { close(reader) }
+        let pace = try PipedPace(["--throttle", "1s", "--record", directory + "/r"], .init(stdinFile: file))
+        #expect(pace.waitUntilBlockedWriting(holding: 65_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        #expect(end.output == Array(lines[0].utf8))
+        // The lines taken (the offset is just past the last one) are the
+        // FIFO's whole lines plus those counted.
+        let taken = Int(lseek(file, 0, SEEK_CUR)) / 50
+        var fifo = [UInt8](repeating: 0, count: 1 << 20)
+        let got = read(reader, &fifo, fifo.count)
+        let whole = got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+        #expect(whole > 0 && taken > whole && taken < 4_000)
+        #expect(end.errors == "pace: interrupted: 0 lines not written\n"
+                + "pace: interrupted: \(taken - whole) lines not written to \(directory)/r\n")
+    }
 }

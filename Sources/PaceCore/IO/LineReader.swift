@@ -89,7 +89,7 @@ package struct LineReader: ~Copyable {
             while lineStart > start && buffer.load(fromByteOffset: lineStart - 1, as: UInt8.self) != 0x0A {
                 lineStart -= 1
             }
-            giveBack(from: lineStart)
+            _ = giveBack(from: lineStart)
         }
         atEnd = true
         return start < end
@@ -100,9 +100,10 @@ package struct LineReader: ~Copyable {
     /// descriptor's offset is just past the last line taken: POSIX's rule
     /// for a utility that stops before the end of a seekable input, so
     /// `{ pace ...; cat; } < file` neither cuts nor repeats a line.
-    @inline(never)
-    package mutating func leaveUnread() {
-        if !canWait { giveBack(from: start) }
+    /// Returns whether the bytes read but not taken went back.
+    @inline(never) @discardableResult
+    package mutating func leaveUnread() -> Bool {
+        !canWait && giveBack(from: start)
     }
 
     /// The line `nextBuffered()` returned last is not taken after all (its
@@ -118,11 +119,12 @@ package struct LineReader: ~Copyable {
     }
 
     /// Seeks the buffer's bytes from `from` back into the file and forgets
-    /// them; when the seek fails they stay.
-    private mutating func giveBack(from: Int) {
-        guard from < end, lseek(fd, off_t(from - end), SEEK_CUR) >= 0 else { return }
+    /// them (true); when there are none or the seek fails they stay.
+    private mutating func giveBack(from: Int) -> Bool {
+        guard from < end, lseek(fd, off_t(from - end), SEEK_CUR) >= 0 else { return false }
         end = from
         scanned = min(scanned, end)
+        return true
     }
 
     /// Reads once more into the buffer, first moving the partial line to the

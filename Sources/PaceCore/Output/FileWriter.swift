@@ -15,6 +15,9 @@ package final class FileWriter {
     /// The lines a second SIGINT or SIGTERM kept out of the file (the
     /// message's count; the error itself counts what stdout did not get).
     package private(set) var linesNotWritten: Int64 = 0
+    /// Whether `linesNotWritten` counts the line whose write gave up (a
+    /// write, not a flush, was interrupted: that line was not stored).
+    private var countsLineWritten = false
     /// The file's name, for the message.
     package var name: String { target }
 
@@ -31,7 +34,17 @@ package final class FileWriter {
 
     @inline(__always)
     package func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
-        do throws(OutputError) { try sink.write(line, at: time) } catch { throw fail(error) }
+        do throws(OutputError) { try sink.write(line, at: time) } catch {
+            if case .interrupted = error { countsLineWritten = true }
+            throw fail(error)
+        }
+    }
+
+    /// The line whose write gave up was not taken after all (it went back to
+    /// the input file): the file never owed it.
+    package func lineNotTaken() {
+        if countsLineWritten && linesNotWritten > 0 { linesNotWritten -= 1 }
+        countsLineWritten = false
     }
 
     package func flush() throws(OutputError) {

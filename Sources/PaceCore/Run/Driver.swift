@@ -251,8 +251,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         // The line read last went nowhere when the write that failed was a
         // timer's due before its event (replay): it is not taken either.
         let taken = scheduler.stats.eventsIn + (Mode.isLive ? 0 : report.emptyLines) + report.exempt + report.badTime
-        if taken < lineNumber { input.untakeLastLine() }
-        input.leaveUnread()
+        let untaken = taken < lineNumber
+        if untaken { input.untakeLastLine() }
+        if input.leaveUnread() && untaken { mode.lineGivenBack() }
     default: break
     }
     if saves, let state {

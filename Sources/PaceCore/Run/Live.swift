@@ -115,6 +115,10 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 
     mutating func caughtUp() throws(OutputError) { try record?.flush() }
 
+    /// A record write a second signal interrupted counted the line being
+    /// recorded, which went back to the input file.
+    mutating func lineGivenBack() { record?.lineNotTaken() }
+
     /// The record file still gets the lines of the last read when stdout
     /// failed first.
     mutating func complete(_ report: inout RunReport) {

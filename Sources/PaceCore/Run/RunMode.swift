@@ -36,6 +36,9 @@ package protocol RunMode {
     mutating func inputEnded()
     /// Every line of a read was handled (live: the record is written out).
     mutating func caughtUp() throws(OutputError)
+    /// The line read last, never taken, went back to the input file (live:
+    /// the record no longer owes it).
+    mutating func lineGivenBack()
     /// The run is over (live: the record is written out, or its error kept).
     mutating func complete(_ report: inout RunReport)
     /// The walks of a line the mode plans with its own (replay's time walk
@@ -45,6 +48,7 @@ package protocol RunMode {
 
 extension RunMode {
     package var walks: LineWalks? { nil }
+    package mutating func lineGivenBack() {}
 }
 
 /// The time of a line, as its mode sees it.
