@@ -221,4 +221,29 @@ struct SecondSignalOutputTests {
         #expect(end.errors == "pace: interrupted: 0 lines not written\n"
                 + "pace: interrupted: \(taken - whole) lines not written to \(directory)/r\n")
     }
+
+    @Test("replay into a pipe with --count and --emit-time: a second signal counts the line whose prefix did not fit",
+          arguments: [["--count"], ["--count", "--emit-time"], ["--count", "--resolve-after", "1h"],
+                     ["--count", "--emit-time", "--resolve-after", "1h"]])
+    func secondSignalCountsPrefixedLine(prefixes: [String]) throws {
+        // Every line passes, each with its prefixes; the lines are of a width
+        // that makes a buffer fill at a prefix, before the line is stored.
+        let lines = (0..<200_000).map { "\(1_795_953_600 + $0).000000 k\($0 % 50) " + String(repeating: "x", count: 30) + "\n" }
+        let scratch = Scratch("pace-count-stall")
+        let file = scratch.input(lines.joined())
+        let pace = try PipedPace(["--replay", "--throttle", "1ns", "--stats"] + prefixes, .init(stdinFile: file))
+        #expect(pace.waitUntilBlockedWriting(holding: 65_000) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5)
+        #expect(end.status == 143)
+        let whole = end.output.count { $0 == 0x0A }
+        let report = end.errors.split(separator: "\n")
+        let notWritten = report.first { $0.hasPrefix("pace: interrupted: ") }
+            .flatMap { Int($0.split(separator: " ")[2]) }
+        let emitted = report.first { $0.hasPrefix("  emitted:") }.flatMap { Int($0.split(separator: " ").last!) }
+        #expect(whole > 0 && notWritten != nil && emitted != nil)
+        #expect(whole + (notWritten ?? 0) == emitted)
+    }
 }

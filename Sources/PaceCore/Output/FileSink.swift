@@ -180,7 +180,9 @@ package struct FileSink: LineSink, ~Copyable {
             }
             return
         }
-        if capacity - used < maxSecondsLength + maxCountLength + 2 { try makeRoom() }
+        if capacity - used < maxSecondsLength + maxCountLength + 2 {
+            try Self.beforeLine { () throws(OutputError) in try makeRoom() }
+        }
         if emitTime {
             used += formatSeconds(time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)

@@ -15,7 +15,9 @@ extension FileSink {
                       first: emission.number == 1, mark: emission.mark)
             return
         }
-        if capacity - used < maxSecondsLength + maxCountLength + 8 + 3 { try makeRoom() }
+        if capacity - used < maxSecondsLength + maxCountLength + 8 + 3 {
+            try Self.beforeLine { () throws(OutputError) in try makeRoom() }
+        }
         if emitTime {
             used += formatSeconds(emission.time, into: buffer + used)
             buffer.storeBytes(of: 0x09, toByteOffset: used, as: UInt8.self)
