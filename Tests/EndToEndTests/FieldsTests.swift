@@ -51,6 +51,20 @@ struct FieldsEndToEndTests {
         let logfmt = "имя=x n=1\nимя=x n=2\nимя=y n=3\n"
         let pairs = try Pace.run(["--throttle", "1s", "--key-field", "имя"], stdin: Array(logfmt.utf8))
         #expect(pairs.stdoutText == "имя=x n=1\nимя=y n=3\n")
+        // A word's combining marks are part of it: Devanagari's virama, and
+        // a decomposed ô (o, U+0302), which matches the decomposed bytes only.
+        let hindi = "नमस्ते=x n=1\nनमस्ते=x n=2\nनमस्ते=y n=3\n"
+        let marked = try Pace.run(["--throttle", "1s", "--key-field", "नमस्ते"], stdin: Array(hindi.utf8))
+        #expect(marked.stdoutText == "नमस्ते=x n=1\nनमस्ते=y n=3\n")
+        #expect(marked.status == 0)
+        let decomposed = "ho\u{0302}te"
+        let both = "{\"\(decomposed)\":\"a\",\"n\":1}\n{\"\(decomposed)\":\"a\",\"n\":2}\n{\"hôte\":\"a\",\"n\":3}\n"
+        let composed = try Pace.run(["--throttle", "1s", "--key-field", decomposed], stdin: Array(both.utf8))
+        #expect(composed.stdoutText == "{\"\(decomposed)\":\"a\",\"n\":1}\n{\"hôte\":\"a\",\"n\":3}\n")
+        // A mark does not start a NAME.
+        let leading = try Pace.run(["--throttle", "1s", "--key-field", "\u{0302}x"], stdin: [])
+        #expect(leading.status == 2)
+        #expect(leading.stderr.hasPrefix("pace: invalid field list for '--key-field': '\u{0302}x' is not a field number or a NAME"))
     }
 
     @Test("logfmt: a composite key is its values joined by one space in --stats")

@@ -221,6 +221,12 @@ private func isNameStart(_ s: Unicode.Scalar) -> Bool {
     s.isASCII ? isASCIILetter(UInt8(s.value)) || s == "_" || s == "@" : s.properties.isAlphabetic
 }
 
+/// After the first: a letter, a combining mark (a word's letters in many
+/// scripts, `नमस्ते`'s virama, a decomposed `ô`), a digit, `-` or `.`.
 private func isNameScalar(_ s: Unicode.Scalar) -> Bool {
-    isNameStart(s) || (s.isASCII && isDigitByte(UInt8(s.value))) || s == "-" || s == "."
+    if s.isASCII { return isNameStart(s) || isDigitByte(UInt8(s.value)) || s == "-" || s == "." }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return s.properties.isAlphabetic
+    }
 }
