@@ -227,9 +227,12 @@ func validate(_ typed: TypedArguments) throws(UsageError) -> Configuration {
         }
     }
     if let (_, value) = typed.value(.year) {
-        guard value!.utf8.allSatisfy({ digit($0) != nil }), let year = Int(value!),
-              (minimumYear...maximumYear).contains(year) else {
-            throw UsageError("invalid year '\(value!)' for '--year' (pace handles years \(minimumYear) to \(maximumYear))")
+        let range = "pace handles years \(minimumYear) to \(maximumYear)"
+        guard !value!.isEmpty, value!.utf8.allSatisfy({ digit($0) != nil }) else {
+            throw UsageError("invalid year '\(value!)' for '--year' (a year is its digits alone; \(range))")
+        }
+        guard let year = Int(value!), (minimumYear...maximumYear).contains(year) else {
+            throw UsageError("invalid year '\(value!)' for '--year' (\(range))")
         }
         config.year = year
     }
