@@ -288,9 +288,11 @@ package final class CommandRunner<Dropped: LineSink> {
     /// and the wait lets them in (platformPoll), so one that comes after the
     /// check ends the wait: then pace shuts down (`shutdown(at:)`) and waits
     /// for the commands to go. Once `endNow` (a second signal) says so,
-    /// every command still running gets SIGKILL at once.
+    /// every command still running gets SIGKILL at once. `look` is called
+    /// before each wait (SIGUSR1's summary, `--metrics`); it says how long
+    /// until it wants to be called again, if it does.
     package func waitUntilIdle(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
-                              answerStatsRequest: () -> Void = {}) throws(OutputError) {
+                              look: () -> Nanoseconds? = { nil }) throws(OutputError) {
         while !isIdle {
             if !shutDown && pendingSignal() != 0 { try shutdown() }
             if shutDown && !killedAll && endNow() {
@@ -303,8 +305,12 @@ package final class CommandRunner<Dropped: LineSink> {
             if isIdle { break }
             // A SIGUSR1 delivered in this wait (or in the driver's last one,
             // after its last look) is answered here on the next round.
-            answerStatsRequest()
-            ProcessPlatform.waitReadable(epoll, until: queue.nextDeadline)
+            var deadline = queue.nextDeadline
+            if let delay = look() {
+                let due = clock().saturatingAdd(delay)
+                deadline = min(deadline ?? due, due)
+            }
+            ProcessPlatform.waitReadable(epoll, until: deadline)
             // Before reaping: a signal sent to pace and its commands alike
             // (`kill 0`; a terminal's Ctrl-C no longer reaches them, in
             // their own groups) is pace's shutdown, not a failure.
@@ -313,13 +319,13 @@ package final class CommandRunner<Dropped: LineSink> {
         }
     }
 
-    /// End of input, then every command run and waited for; a SIGUSR1
-    /// meanwhile is answered by `answerStatsRequest` (the driver, which
-    /// answers it while input is read, is done by then).
+    /// End of input, then every command run and waited for; `look` as in
+    /// `waitUntilIdle` (the driver, which looks while input is read, is
+    /// waiting here).
     package func finish(pendingSignal: () -> Int32, endNow: () -> Bool = { false },
-                       answerStatsRequest: () -> Void = {}) throws(OutputError) {
+                       look: () -> Nanoseconds? = { nil }) throws(OutputError) {
         endOfInput()
-        try waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow, answerStatsRequest: answerStatsRequest)
+        try waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow, look: look)
     }
 
 }

@@ -86,10 +86,4 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
         }
     }
 
-    /// End of the run: every command run and waited for (a signal shuts
-    /// down first), SIGUSR1 answered by `answerStatsRequest`. The entry
-    /// points call it after the driver is done.
-    package mutating func finish(answerStatsRequest: () -> Void = {}) throws(OutputError) {
-        try runner.finish(pendingSignal: pendingSignal, endNow: endNow, answerStatsRequest: answerStatsRequest)
-    }
 }

@@ -7,10 +7,12 @@
 // either is due it returns `.commandsReady`, and the driver calls
 // `commandsReady()` on the mode, which lets the runner reap, feed, kill and
 // start. At the end of input (or a signal) the driver emits what is pending
-// as ever; then the entry point waits, reading no more input, until every
-// command has exited: a terminating signal shuts down there (no new command,
-// SIGTERM to the running ones, SIGKILL after --kill-after), a second signal
-// sends SIGKILL at once, and SIGUSR1 prints the summary so far.
+// as ever; then it waits (`CommandWatch.finish`), reading no more input,
+// until every command has exited: a terminating signal shuts down there (no
+// new command, SIGTERM to the running ones, SIGKILL after --kill-after), a
+// second signal sends SIGKILL at once, SIGUSR1 prints the summary so far and
+// `--metrics` is rewritten as the commands go. Only then are `--state` and
+// the last `--metrics` taken, so both hold what the commands did.
 
 /// What live mode's wait watches of `--exec`'s runner.
 package protocol CommandWatch: AnyObject {
@@ -24,11 +26,17 @@ package protocol CommandWatch: AnyObject {
     var commandStats: CommandStats? { get }
     /// Live mode's timeline, on which the lines a signal discards are timed.
     func useTimeline(_ timeline: LiveTimeline)
+    /// The end of the run, before `--state` and `--metrics` take its
+    /// figures: every command run and waited for, and what that did put in
+    /// `report`. `look` is called at each turn of the wait (see
+    /// `CommandRunner.waitUntilIdle`).
+    func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?)
 }
 
 extension CommandWatch {
     package var commandStats: CommandStats? { nil }
     package func useTimeline(_ timeline: LiveTimeline) {}
+    package func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?) {}
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -59,6 +67,31 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
         if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown() }
         try runner.handleReady()
     }
+
+    /// Every command waited for, then the runner's counters and exit
+    /// status, and `--dropped`'s file written out.
+    func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?) {
+        do throws(OutputError) {
+            try runner.finish(pendingSignal: signals.termination, endNow: signals.endNow, look: look)
+        } catch {
+            if report.end == .endOfInput { report.end(by: error, held: 0, signal: signals.termination()) }
+        }
+        // A SIGUSR1 that came while replay's run-on waited for a command
+        // (the driver looks only between lines): answered now, late but not
+        // lost.
+        _ = look()
+        do throws(OutputError) {
+            try runner.dropped.flush()
+        } catch {
+            if report.end == .endOfInput { report.end(by: error, held: 0, signal: signals.termination()) }
+        }
+        // A second signal ended the wait at once (SIGKILL to every command):
+        // pace says how many lines it did not run, 0 included (SPEC), which
+        // are those the first signal left unrun.
+        if signals.endNow() { report.linesNotWritten = (report.linesNotWritten ?? 0) + runner.notRunAtShutdown }
+        report.commands = runner.stats
+        report.commandStatus = runner.exitStatus
+    }
 }
 
 extension RunMode {
@@ -72,40 +105,6 @@ extension LiveMode {
 
 extension ReplayMode {
     var commandStats: CommandStats? { commands?.commandStats }
-}
-
-extension RunReport {
-    /// The end of an `--exec` run: every command waited for, then the
-    /// runner's counters and exit status, and `--dropped`'s file written out.
-    mutating func finishCommands(_ counted: inout Counted<CommandSink<DroppedLines>>, signals: RunSignals) {
-        // The driver is done: a SIGUSR1 while the last commands run gets
-        // its final counters, with the commands' so far.
-        let soFar = self, runner = counted.base.runner
-        let answer = {
-            guard signals.takeStatsRequest() else { return }
-            soFar.writeStatsSoFar(soFar.scheduler, clamped: soFar.clamped, commands: runner.stats,
-                                  topKeys: soFar.topKeys)
-        }
-        do throws(OutputError) {
-            try counted.base.finish(answerStatsRequest: answer)
-        } catch {
-            if end == .endOfInput { end(by: error, held: 0, signal: signals.termination()) }
-        }
-        // One that came while replay's run-on waited for a command (the
-        // driver looks only between lines): answered now, late but not lost.
-        answer()
-        do throws(OutputError) {
-            try runner.dropped.flush()
-        } catch {
-            if end == .endOfInput { end(by: error, held: 0, signal: signals.termination()) }
-        }
-        // A second signal ended the wait at once (SIGKILL to every command):
-        // pace says how many lines it did not run, 0 included (SPEC), which
-        // are those the first signal left unrun.
-        if signals.endNow() { linesNotWritten = (linesNotWritten ?? 0) + runner.notRunAtShutdown }
-        commands = runner.stats
-        commandStatus = runner.exitStatus
-    }
 }
 
 /// Replay with `--exec`: one command at a time, in output order, whatever
@@ -125,9 +124,7 @@ func runReplayCommands(_ exec: CommandOptions, _ configuration: Configuration, d
     mode.commands = RunnerWatch(runner, pendingSignal: signals.termination)
     let plan = RunPlan(configuration: configuration, dropped: dropped, traceFD: traceFD, columns: columns,
                        signals: signals, trace: trace)
-    var report = plan.run(&mode, &input, &sink)
-    report.finishCommands(&sink, signals: signals)
-    return report
+    return plan.run(&mode, &input, &sink)
 }
 
 /// Live mode with `--exec`: the commands run while input is read, at most
@@ -144,9 +141,7 @@ func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: 
                                    keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                    waitsForEach: false, pendingSignal: signals.termination, endNow: signals.endNow),
                    for: configuration)
-    var report = runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
-                         commands: RunnerWatch(runner, pendingSignal: signals.termination), dropped: dropped,
-                         trace: trace, state: state, signals: signals)
-    report.finishCommands(&sink, signals: signals)
-    return report
+    return runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
+                   commands: RunnerWatch(runner, pendingSignal: signals.termination), dropped: dropped,
+                   trace: trace, state: state, signals: signals)
 }

@@ -30,6 +30,9 @@ package protocol RunMode {
     mutating func commandsReady() throws(OutputError)
     /// `--exec`'s counters so far, for SIGUSR1's summary (nil without it).
     var commandStats: CommandStats? { get }
+    /// `--exec`'s runner, which the driver waits for at the end (nil
+    /// without it).
+    var commands: (any CommandWatch)? { get }
     /// Lines whose timestamp was earlier than the latest (replay).
     var clamped: Int64 { get }
     /// Input has ended; waits from now on are for timers only (live).
