@@ -184,4 +184,22 @@ struct ExecProcessGroupTests {
         #expect(background != nil && !hasStopped(background))
         if let background { kill(background, SIGKILL) }
     }
+
+    @Test("SIGTERM to pace while a command is stopped: it is sent SIGCONT too, and ends without --kill-after's SIGKILL")
+    func shutdownContinuesStoppedCommand() throws {
+        // The command says who it is, then stops itself, as Ctrl-Z would.
+        let pace = try PipedPace(["--throttle", "1ns", "--kill-after", "1h", "--exec", "echo \"start $$\"; kill -STOP $$"])
+        pace.write("1\n")
+        let shell = pid(pace.readLine())
+        #expect(waitUntil {
+            guard let shell, let stat = try? String(contentsOfFile: "/proc/\(shell)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
+        })
+        #expect(pace.send(SIGTERM))
+        let (_, errors, status) = pace.finish(timeout: 10, closingInput: false)
+        #expect(errors == "")
+        #expect(status == 143)
+        #expect(waitUntilStopped(shell))
+    }
 }

@@ -106,16 +106,24 @@ extension CommandRunner {
     /// id is taken again only by a process made leader of a new group after
     /// this one emptied and the pid wrapped around, the race any shell's
     /// `kill %1` has.
+    /// A SIGTERM is followed by SIGCONT, as systemd and kill(1)'s users do:
+    /// a stopped command (`kill -STOP`, Ctrl-Z's SIGTSTP) then acts on it
+    /// instead of holding pace until `--kill-after`'s SIGKILL.
     func send(_ number: Int32, to line: EventNumber) {
+        let group: pid_t
         if children[line] != nil {
             children[line]!.signalled = true
             if number == SIGKILL { children[line]!.killed = true }
-            ProcessPlatform.signalGroup(children[line]!.pid, number)
-        } else if let group = lingering[line] {
-            ProcessPlatform.signalGroup(group, number)
+            group = children[line]!.pid
+        } else if let lingeringGroup = lingering[line] {
+            group = lingeringGroup
             // Gone for the queue: sent SIGKILL.
             if number == SIGKILL { lingering[line] = nil }
+        } else {
+            return
         }
+        ProcessPlatform.signalGroup(group, number)
+        if number == SIGTERM { ProcessPlatform.signalGroup(group, SIGCONT) }
     }
 
     /// Spawns line `line`'s command; the errno if it could not be started
