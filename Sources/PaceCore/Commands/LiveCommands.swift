@@ -107,6 +107,31 @@ extension ReplayMode {
     var commandStats: CommandStats? { commands?.commandStats }
 }
 
+/// The driver's end of an `--exec` run: `commands` waited for, SIGUSR1
+/// answered and `--metrics` rewritten at each turn of the wait (the wait
+/// wakes when the watch is due).
+func waitForCommands<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
+                     Observer: SchedulerObserver, Mode: RunMode>(
+    _ commands: any CommandWatch, _ report: inout RunReport, _ scheduler: inout Scheduler<P, Keys, Sink, Observer>,
+    mode: inout Mode, signals: RunSignals, watch: RunWatch?
+) where P.Payload == EventNumber {
+    let soFar = report, clamped = mode.clamped
+    commands.finish(&report, signals: signals) { () -> Nanoseconds? in
+        if signals.takeStatsRequest() {
+            watch?.erase()
+            soFar.writeStatsSoFar(scheduler.stats, clamped: clamped, commands: commands.commandStats,
+                                  topKeys: scheduler.topKeys())
+        }
+        guard let watch else { return nil }
+        mode.tick()
+        let now = watch.now(live: Mode.isLive ? mode.now : nil)
+        // A failure to write the file is the last write's to report.
+        guard let due = try? scheduler.show(watch, soFar, commands: commands.commandStats, live: Mode.isLive,
+                                            now: mode.now) else { return nil }
+        return max(.zero, due.saturatingDistance(from: now))
+    }
+}
+
 /// Replay with `--exec`: one command at a time, in output order, whatever
 /// `--jobs` and `--on-busy` say. The policy's discards and the lines never
 /// run share one `--dropped` writer (it buffers: one buffer keeps the order).

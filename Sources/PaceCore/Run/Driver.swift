@@ -244,24 +244,9 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         }
     }
     // `--exec`: every command run and waited for before `--state` and the
-    // last `--metrics` take the run's figures. The wait answers SIGUSR1
-    // and rewrites `--metrics` as the commands go.
+    // last `--metrics` take the run's figures (LiveCommands.swift).
     if let commands = mode.commands {
-        let soFar = report, clamped = mode.clamped
-        commands.finish(&report, signals: signals) { () -> Nanoseconds? in
-            if signals.takeStatsRequest() {
-                watch?.erase()
-                soFar.writeStatsSoFar(scheduler.stats, clamped: clamped, commands: commands.commandStats,
-                                      topKeys: scheduler.topKeys())
-            }
-            guard let watch else { return nil }
-            mode.tick()
-            let now = watch.now(live: Mode.isLive ? mode.now : nil)
-            // A failure to write the file is the last write's to report.
-            guard let due = try? scheduler.show(watch, soFar, commands: commands.commandStats, live: Mode.isLive,
-                                                now: mode.now) else { return nil }
-            return max(.zero, due.saturatingDistance(from: now))
-        }
+        waitForCommands(commands, &report, &scheduler, mode: &mode, signals: signals, watch: watch)
         // A second signal ends pace without a save (SPEC).
         if signals.endNow() { saves = false }
     }
