@@ -127,6 +127,7 @@ func run() -> Int32 {
             return ExitCode.usage
         }
         switch StateKeeper.open(state.path, flags: StateFlags(configuration, keyFieldText: state.keyFieldText),
+                                keys: KeyExtractor(configuration.keyField, delimiter: configuration.delimiter),
                                 interval: stateSaveInterval(), reportsTiming: getenv("PACE_STATE_TIMING") != nil) {
         case let .success(keeper): stateKeeper = keeper
         case let .failure(error):

@@ -239,6 +239,22 @@ struct StateEndToEndTests {
         }
     }
 
+    @Test("a key of several fields whose lengths do not fill it is refused as damaged, not shown")
+    func damagedEncodedKey() throws {
+        let dir = try StateDirectory()
+        let composite = ["--throttle", "1s", "--key-field", "1,2", "--delimiter", ",", "--resolve-after", "1h"]
+        _ = try Pace.run(composite + ["--state", dir.state], stdin: "a,bc\n")
+        let first = "\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00a"
+        #expect(dir.text.contains("\n\(first)\\x02"))
+        // The first value's length says 5 where 1 byte follows it.
+        dir.write(Array(dir.text.replacingOccurrences(of: first, with: "\\x05" + first.dropFirst(4)).utf8))
+        let damaged = try #require(dir.bytes)
+        let result = try Pace.run(composite + ["--state", dir.state, "--exec", "true"], stdin: "")
+        #expect(result == PaceResult(stdout: [], stderr: refusal(dir.state, " is damaged (line 4 is not what a pace state holds)",
+                                                                 unreadable: true), status: 2))
+        #expect(dir.bytes == damaged)
+    }
+
     @Test("two concurrent runs on one FILE: the second is refused, and FILE is left as it was")
     func inUse() throws {
         let dir = try StateDirectory()

@@ -122,11 +122,16 @@ package enum StateFormat {
 
     /// The snapshot `bytes` holds, if they are a whole state saved under
     /// `flags`; otherwise why not.
-    package static func decode(_ bytes: [UInt8], flags: StateFlags) -> Result<StateSnapshot, StateFileProblem> {
-        bytes.withUnsafeBytes { decode($0, flags: flags) }
+    /// `isKey`: whether bytes are a key the run's `--key-field` makes (a
+    /// key of several values is encoded: KeyExtractor.swift).
+    package static func decode(_ bytes: [UInt8], flags: StateFlags,
+                               isKey: (UnsafeRawBufferPointer) -> Bool = { _ in true })
+        -> Result<StateSnapshot, StateFileProblem> {
+        bytes.withUnsafeBytes { decode($0, flags: flags, isKey: isKey) }
     }
 
-    package static func decode(_ bytes: UnsafeRawBufferPointer, flags: StateFlags)
+    package static func decode(_ bytes: UnsafeRawBufferPointer, flags: StateFlags,
+                               isKey: (UnsafeRawBufferPointer) -> Bool = { _ in true })
         -> Result<StateSnapshot, StateFileProblem> {
         var lines = LineCursor(bytes)
         guard let first = lines.next(), first.elementsEqual(versionLine) else {
@@ -161,7 +166,8 @@ package enum StateFormat {
             guard let line = lines.next() else { return .failure(.truncated) }
             // Unkeyed, the one key is the empty one.
             guard let (state, owed, episode) = keyLine(line, key: &key, lastLine: &lastLine), flags.accepts(state),
-                  episode == nil || flags.keepsEpisodes, flags.keyed || key.isEmpty else {
+                  episode == nil || flags.keepsEpisodes, flags.keyed || key.isEmpty,
+                  key.withUnsafeBytes(isKey) else {
                 return .failure(.damaged(line: number))
             }
             // pace saves a key once: a second entry would replace the
@@ -191,7 +197,7 @@ package enum StateFormat {
         var fields = FieldCursor(line)
         guard let keyField = fields.next(), unescape(keyField, into: &key),
               let owedField = fields.next(), let owed = wholeNumber(owedField),
-              owed >= 0, owed <= Int128(Int64.max), let kind = fields.next() else { return nil }
+              owed >= 0, owed <= maximumOwed, let kind = fields.next() else { return nil }
         let state: SavedState?
         if kind.elementsEqual("idle".utf8) {
             state = nil
@@ -291,10 +297,17 @@ package enum StateFormat {
               let fraction = wholeNumber(UnsafeRawBufferPointer(rebasing: text[(text.count - 9)...])),
               fraction >= 0, text[text.count - 9] != UInt8(ascii: "-") else { return nil }
         let negative = text.first == UInt8(ascii: "-")
-        let magnitude = whole.magnitude * 1_000_000_000 + fraction.magnitude
+        // 30 digits of seconds are more nanoseconds than 128 bits hold.
+        let (scaled, over) = whole.magnitude.multipliedReportingOverflow(by: 1_000_000_000)
+        let (magnitude, past) = scaled.addingReportingOverflow(fraction.magnitude)
+        guard !over, !past, magnitude <= UInt128(Int128.max) else { return nil }
         return negative ? -Int128(magnitude) : Int128(magnitude)
     }
 }
+
+/// The most a key may owe in a state file: half of what a count holds, so
+/// that the discards of any later run cannot carry it past `Int64.max`.
+private let maximumOwed = Int128(Int64.max / 2)
 
 private let tab = UInt8(ascii: "\t")
 private let newline = UInt8(ascii: "\n")

@@ -48,7 +48,9 @@ package final class StateKeeper {
 
     /// Locks and reads FILE (`given`), for a run under `flags`; a usage
     /// error says why it cannot be used.
-    package static func open(_ given: [UInt8], flags: StateFlags, interval: Nanoseconds = defaultInterval,
+    /// `keys`: the run's key extractor, which says which keys it makes.
+    package static func open(_ given: [UInt8], flags: StateFlags, keys: KeyExtractor? = nil,
+                             interval: Nanoseconds = defaultInterval,
                              reportsTiming: Bool = false) -> Result<StateKeeper, UsageError> {
         let began = (StateFiles.monotonicNow(), StateFiles.threadCPUTime())
         let quoted = Array("'--state' file '".utf8) + given + Array("'".utf8)
@@ -96,7 +98,7 @@ package final class StateKeeper {
         }
         var loaded = StateSnapshot()
         if let bytes {
-            switch StateFormat.decode(bytes, flags: flags) {
+            switch StateFormat.decode(bytes, flags: flags, isKey: { keys?.makes($0) ?? true }) {
             case let .success(snapshot): loaded = snapshot
             case let .failure(problem): return fail(refuse(problem.reason, hint: problem.hint))
             }

@@ -99,6 +99,29 @@ extension Fields {
             #expect(text(keys(lines, "k")) == [long + "\n", "\tb", "q\""])
             #expect(text(keys(lines, "k,j")).map(\.count) == [8 + 1001 + 8, 8 + 2 + 8, 8 + 2 + 8 + 1])
         }
+
+        @Test("a --state file's key is checked against what the extractor makes: lengths and counts fill it exactly")
+        func makesOnlyItsOwnKeys() {
+            func length(_ n: UInt64) -> [UInt8] { withUnsafeBytes(of: n.littleEndian) { Array($0) } }
+            let two = KeyExtractor(selector("1,2"), delimiter: UInt8(ascii: ","))
+            let range = KeyExtractor(selector("2-"), delimiter: nil)
+            func makes(_ extractor: KeyExtractor, _ key: [UInt8]) -> Bool { key.withUnsafeBytes { extractor.makes($0) } }
+            let made = keys(["a,bc"], "1,2", delimiter: UInt8(ascii: ","))[0]
+            #expect(made == length(1) + Array("a".utf8) + length(2) + Array("bc".utf8))
+            #expect(makes(two, made))
+            #expect(!makes(two, length(5) + Array("ab".utf8)))
+            #expect(!makes(two, length(UInt64.max) + Array("ab".utf8)))
+            #expect(!makes(two, [1]))
+            #expect(!makes(two, []))
+            #expect(!makes(two, made + [0]))
+            #expect(!makes(two, made + length(0)))
+            #expect(makes(two, length(0) + length(0)))
+            #expect(makes(range, length(2) + length(1) + [0x61] + length(0)))
+            #expect(!makes(range, length(3) + length(1) + [0x61] + length(0)))
+            #expect(!makes(range, length(UInt64.max)))
+            // A key of one value is any bytes.
+            #expect(makes(KeyExtractor(selector("1"), delimiter: nil), length(5)))
+        }
     }
 
     @Suite struct EmptyKeyTests {

@@ -119,6 +119,14 @@ struct StateFormatTests {
         #expect(decode(text.replacingOccurrences(of: "000000009", with: "000000009\textra")) == .damaged(line: 4))
         #expect(decode(text.replacingOccurrences(of: "window", with: "bucket")) == .damaged(line: 4))
         #expect(decode(text + "more\n") == .damaged(line: 5))
+        // A time of 30 digits of seconds, and a count that a run's discards
+        // could carry past Int64.max.
+        #expect(decode(text.replacingOccurrences(of: "\twindow\t0.000000009",
+                                                 with: "\twindow\t999999999999999999999999999999.000000000"))
+                == .damaged(line: 4))
+        #expect(decode(text.replacingOccurrences(of: "a\t1", with: "a\t9223372036854775807")) == .damaged(line: 4))
+        #expect(decode(text.replacingOccurrences(of: "a\t1", with: "a\t4611686018427387904")) == .damaged(line: 4))
+        #expect(decode(text.replacingOccurrences(of: "a\t1", with: "a\t4611686018427387903")) == nil)
         var twice = snapshot
         twice.append(key: Array("b".utf8), state: nil, owed: 2)
         twice.append(key: Array("a".utf8), state: nil, owed: 3)
