@@ -140,6 +140,14 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("\n\t1\tbucket\t"))
     }
 
+    @Test("--throttle-last with --batch keeps its window as --throttle-last does")
+    func batchWindowSurvivesRestart() throws {
+        let dir = try StateDirectory()
+        let batched = ["--throttle-last", "1h", "--batch", "5", "--state", dir.state]
+        #expect(try Pace.run(batched, stdin: "a\nb\nc\n").stdout == Array("a\nb\nc\n".utf8))
+        #expect(dir.text.contains("\nkeys\t1\n\t0\twindow\t"))
+    }
+
     @Test("keys of any byte round-trip: TAB, invalid UTF-8, backslash, a JSON key with a newline")
     func keysOfAnyByte() throws {
         let dir = try StateDirectory()

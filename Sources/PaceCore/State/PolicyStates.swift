@@ -62,6 +62,21 @@ extension ThrottleLast {
     }
 }
 
+extension BatchThrottleLast {
+    /// As ThrottleLast: the window's end, without the batch it holds.
+    package func saved(_ state: State) -> SavedState? {
+        switch state {
+        case .idle: nil
+        case let .window(end, _, _): .window(end: end)
+        }
+    }
+
+    package func restored(_ saved: SavedState) -> State? {
+        guard case let .window(end) = saved else { return nil }
+        return .window(end: end, first: nil, count: 0)
+    }
+}
+
 extension Leading {
     package func saved(_ state: State) -> SavedState? {
         switch state {
@@ -91,7 +106,8 @@ extension LeadingTrailing {
 }
 
 extension Debounce {
-    /// A debounce is idle once its pending line is out: nothing to keep.
+    /// A debounce is idle once its pending line is out: nothing to keep
+    /// (BatchDebounce, its `--batch` form, keeps nothing either).
     package func saved(_ state: State) -> SavedState? { nil }
 
     package func restored(_ saved: SavedState) -> State? { nil }
