@@ -148,6 +148,21 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("\nkeys\t1\n\t0\twindow\t"))
     }
 
+    @Test("a line a timer emitted whose write failed is emitted in --stats and not owed in the state")
+    func failedTimerWriteNotOwed() throws {
+        let dir = try StateDirectory()
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        defer { close(full) }
+        let pace = try PipedPace(["--debounce", "100ms", "--stats", "--state", dir.state], .init(stdoutFile: full))
+        // Input stays open: the debounce's timer emits the line, and the
+        // write's error ends the run.
+        pace.write("a\n")
+        let end = pace.finish(closingInput: false)
+        #expect(end.status == 1)
+        #expect(end.errors.contains("\n  emitted:             1\n"))
+        #expect(dir.text.contains("\nkeys\t0\nend\n"))
+    }
+
     @Test("keys of any byte round-trip: TAB, invalid UTF-8, backslash, a JSON key with a newline")
     func keysOfAnyByte() throws {
         let dir = try StateDirectory()

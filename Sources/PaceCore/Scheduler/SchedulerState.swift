@@ -18,7 +18,9 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         var open: [(number: EventNumber, slot: Int32, state: SavedState?, owed: Int64, resolveAt: Instant)] = []
         keys.forEachKey { slot, key, idle in
             var owed = sink.owed(slot: slot)
-            let holds = held.first(slot) != nil
+            // A line whose write failed counts as emitted (`--stats`), not
+            // as held.
+            let holds = held.first(slot) != nil && slot != writingHeld
             if holds { owed = heldLinesOwed ? owed + 1 : 0 }
             var state = idle ? nil : policy.saved(keys[state: slot])
             if let saved = state, saved.timer <= now { state = nil }
