@@ -137,7 +137,11 @@ package enum StateFormat {
         guard let first = lines.next(), first.elementsEqual(versionLine) else {
             let prefix = Array("pace state ".utf8)
             lines = LineCursor(bytes)
-            if let first = lines.next(), first.starts(with: prefix) { return .failure(.otherVersion) }
+            if let first = lines.next(), first.starts(with: prefix) {
+                // Lines ended by CR LF (an editor's): this version's file, damaged.
+                if first.elementsEqual(versionLine + [0x0D]) { return .failure(.damaged(line: 1)) }
+                return .failure(.otherVersion)
+            }
             return .failure(.foreign)
         }
         guard let flagsLine = lines.next() else { return .failure(.truncated) }

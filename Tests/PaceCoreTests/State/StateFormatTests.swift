@@ -114,6 +114,7 @@ struct StateFormatTests {
         #expect(decode("") == .foreign)
         #expect(decode("PACE STATE 1\n") == .foreign)
         #expect(decode("pace state 9\n") == .otherVersion)
+        #expect(decode(text.replacingOccurrences(of: "\n", with: "\r\n")) == .damaged(line: 1))
         #expect(decode(text.replacingOccurrences(of: "keys\t1", with: "keys\t2")) == .damaged(line: 5))
         #expect(decode(text.replacingOccurrences(of: "keys\t1", with: "keys\t0")) == .damaged(line: 4))
         #expect(decode(text.replacingOccurrences(of: "\twindow\t", with: "\twindow\tx")) == .damaged(line: 4))
