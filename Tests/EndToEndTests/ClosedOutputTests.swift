@@ -111,4 +111,29 @@ struct ClosedOutputTests {
         let numbers = dropped.map { Int($0.prefix { $0 != "m" }) ?? -1 }
         #expect(numbers == numbers.sorted() && numbers.allSatisfy { $0 >= 0 })
     }
+
+    @Test("live from a pipe: lines read but not handled when stdout's reader goes away go to --record and --dropped, counted")
+    func unhandledLinesFromAPipe() throws {
+        // 150 KB in stdin's pipe, read at once; stdout's pipe (64 KB) fills
+        // first, so pace waits to write with lines of that read unhandled.
+        let lines = (0..<3_000).map { String(format: "%05d ", $0) + String(repeating: "x", count: 43) + "\n" }
+        let scratch = try Scratch()
+        let pace = try PipedPace(["--limit", "1000000000/s", "--stats", "--record", scratch.path("r"),
+                                  "--dropped", scratch.path("d")],
+                                 .init(stdinPipeSize: 1 << 20, prefill: Array(lines.joined().utf8)))
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.waitUntilBlockedWriting() != nil)
+        pace.closeOutput()
+        let end = pace.finish(timeout: 10, closingInput: false)
+        #expect(end.status == 0)
+        #expect(statsRow("events in", in: end.errors) == "3000")
+        let emitted = Int(statsRow("emitted", in: end.errors) ?? "") ?? -1
+        #expect(emitted > 0 && emitted < 3_000)
+        #expect(statsRow("dropped", in: end.errors) == String(3_000 - emitted))
+        // The lines after the emitted ones, as read, in input order.
+        #expect(scratch.text("d") == lines[max(0, emitted)...].joined())
+        // The record has every line read, each after its time and a TAB.
+        let recorded = (scratch.text("r") ?? "").split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) }
+        #expect(recorded == lines.map { String($0.dropLast()) })
+    }
 }

@@ -95,6 +95,10 @@ package struct LineReader: ~Copyable {
         return start < end
     }
 
+    /// Whether bytes read but not taken go back to the input when it is
+    /// given up (a regular file: `leaveUnread`); from a pipe they cannot.
+    package var givesBack: Bool { !canWait }
+
     /// Input given up before its end (a signal, stdout's reader gone): from
     /// a regular file, the bytes read but not taken go back, so that the
     /// descriptor's offset is just past the last line taken: POSIX's rule

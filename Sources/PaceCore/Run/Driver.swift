@@ -250,7 +250,6 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         // A second signal ends pace without a save (SPEC).
         if signals.endNow() { saves = false }
     }
-    report.countNotWritten(in: scheduler.dropped)
     // Input given up before its end: a regular file is left just past the
     // last line taken (after a second signal or a closed stdout too).
     switch report.end {
@@ -261,8 +260,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         let untaken = taken < lineNumber
         if untaken { input.untakeLastLine() }
         if input.leaveUnread() && untaken { mode.lineGivenBack() }
+        if case .brokenPipe = report.end, !input.givesBack {
+            discardUnhandled(&input, &scheduler, mode: &mode, report: &report)
+        }
     default: break
     }
+    report.countNotWritten(in: scheduler.dropped)
     if saves, let state {
         var snapshot = lastState ?? scheduler.snapshot(at: mode.now, heldLinesOwed: true)
         // `--exec`: taken now, after the last lines went to the commands.
@@ -286,4 +289,27 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     }
     if blocked != nil { WriteWait.onSignal(nil) }
     return report
+}
+
+/// stdout's reader went away while lines read from a pipe were not handled
+/// yet: taken from the input, which cannot have them back, they are
+/// discarded as they are (to `--record` as read, then to `--dropped`),
+/// counted in and dropped, not lost. No key owes them.
+@inline(never)
+private func discardUnhandled<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
+                              Observer: SchedulerObserver, Mode: RunMode>(
+    _ input: inout LineReader, _ scheduler: inout Scheduler<P, Keys, Sink, Observer>, mode: inout Mode,
+    report: inout RunReport
+) where P.Payload == EventNumber {
+    // An unfinished last line is a line, as at a signal.
+    _ = input.endInput()
+    do throws(OutputError) {
+        while let line = input.nextBuffered() {
+            try mode.unhandled(line)
+            try scheduler.discardUnhandled(line, at: mode.now)
+        }
+        try scheduler.flushDropped()
+    } catch {
+        if case let .failed(target, errno) = error { report.end = .outputFailed(target: target, errno: errno) }
+    }
 }

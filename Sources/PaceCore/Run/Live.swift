@@ -119,6 +119,8 @@ struct LiveMode<Clock: LiveClock>: RunMode {
     /// recorded, which went back to the input file.
     mutating func lineGivenBack() { record?.lineNotTaken() }
 
+    mutating func unhandled(_ line: UnsafeRawBufferPointer) throws(OutputError) { try record?.write(line, at: now) }
+
     /// The record file still gets the lines of the last read when stdout
     /// failed first.
     mutating func complete(_ report: inout RunReport) {

@@ -42,6 +42,9 @@ package protocol RunMode {
     /// The line read last, never taken, went back to the input file (live:
     /// the record no longer owes it).
     mutating func lineGivenBack()
+    /// A line read but never handled (stdout's reader went away): live
+    /// mode records it, as it records every line read.
+    mutating func unhandled(_ line: UnsafeRawBufferPointer) throws(OutputError)
     /// The run is over (live: the record is written out, or its error kept).
     mutating func complete(_ report: inout RunReport)
     /// The walks of a line the mode plans with its own (replay's time walk
@@ -52,6 +55,7 @@ package protocol RunMode {
 extension RunMode {
     package var walks: LineWalks? { nil }
     package mutating func lineGivenBack() {}
+    package mutating func unhandled(_ line: UnsafeRawBufferPointer) throws(OutputError) {}
 }
 
 /// The time of a line, as its mode sees it.

@@ -53,6 +53,14 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         writingHeld = -1
     }
 
+    /// A line read but never handled, stdout's reader gone (the driver's
+    /// `discardUnhandled`): an event in, discarded at `time` to `--dropped`,
+    /// owed by no key.
+    package mutating func discardUnhandled(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        counters.eventsIn += 1
+        if let droppedRef { try Self.write(line, at: time, to: droppedRef) }
+    }
+
     /// Writes out the `--dropped` file alone (stdout failed or went away).
     package func flushDropped() throws(OutputError) { try dropped?.flush() }
 
