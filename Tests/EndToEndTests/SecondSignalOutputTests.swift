@@ -13,6 +13,13 @@ private func padded(_ texts: [String], width: Int) -> [String] {
     texts.map { $0 + String(repeating: "x", count: width - 1 - $0.utf8.count) + "\n" }
 }
 
+/// The `\n`s in what a FIFO's reader end holds (up to 1 MiB), read at once.
+private func wholeLines(waitingIn reader: Int32) -> Int {
+    var fifo = [UInt8](repeating: 0, count: 1 << 20)
+    let got = read(reader, &fifo, fifo.count)
+    return got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+}
+
 /// A scratch directory, removed with the value; `input` writes a file
 /// there and opens it for pace's stdin (its offset shared with the test).
 private final class Scratch {
@@ -96,9 +103,7 @@ struct SecondSignalOutputTests {
         // The discarded lines taken (the input's offset is just past the last
         // line taken) are the FIFO's whole lines plus those counted.
         let taken = Int(lseek(file, 0, SEEK_CUR)) / 50
-        var fifo = [UInt8](repeating: 0, count: 1 << 20)
-        let got = read(reader, &fifo, fifo.count)
-        let whole = got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+        let whole = wholeLines(waitingIn: reader)
         #expect(whole > 0)
         #expect(end.errors == "pace: interrupted: 0 lines not written\n"
                 + "pace: interrupted: \(taken - 1_001 - whole) lines not written to \(directory)/d\n")
@@ -182,9 +187,7 @@ struct SecondSignalOutputTests {
         let end = pace.finish(timeout: 5)
         #expect(end.status == 143)
         #expect(end.output == Array(lines[0].utf8))
-        var fifo = [UInt8](repeating: 0, count: 1 << 20)
-        let got = read(reader, &fifo, fifo.count)
-        let whole = got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+        let whole = wholeLines(waitingIn: reader)
         #expect(whole > 0 && whole < 1_200)
         #expect(end.errors == "pace: interrupted: 0 lines not written\n"
                 + "pace: interrupted: \(1_200 - whole) lines not written to \(directory)/r\n")
@@ -214,9 +217,7 @@ struct SecondSignalOutputTests {
         // The lines taken (the offset is just past the last one) are the
         // FIFO's whole lines plus those counted.
         let taken = Int(lseek(file, 0, SEEK_CUR)) / 50
-        var fifo = [UInt8](repeating: 0, count: 1 << 20)
-        let got = read(reader, &fifo, fifo.count)
-        let whole = got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+        let whole = wholeLines(waitingIn: reader)
         #expect(whole > 0 && taken > whole && taken < 4_000)
         #expect(end.errors == "pace: interrupted: 0 lines not written\n"
                 + "pace: interrupted: \(taken - whole) lines not written to \(directory)/r\n")
