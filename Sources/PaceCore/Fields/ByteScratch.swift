@@ -60,9 +60,3 @@ final class ByteScratch {
         (base + offset).storeBytes(of: UInt64(n).littleEndian, as: UInt64.self)
     }
 }
-
-/// The length stored by `appendLength` at `offset` of `bytes`.
-@inline(__always)
-func loadLength(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
-    Int(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-}

@@ -271,7 +271,28 @@ package struct KeyExtractor {
     /// which may be damaged): an encoded key's counts and lengths fill it
     /// exactly, item by item. Any bytes are a key of one value.
     package func makes(_ key: UnsafeRawBufferPointer) -> Bool {
-        guard shape == .encoded else { return true }
+        shape != .encoded || forEachValue(of: key) { _ in }
+    }
+
+    /// A key as people read it: its values joined by one space.
+    package func shown(_ key: [UInt8]) -> [UInt8] {
+        guard shape == .encoded else { return key }
+        var shown: [UInt8] = []
+        var first = true
+        key.withUnsafeBytes { bytes in
+            _ = forEachValue(of: bytes) { value in
+                if !first { shown.append(0x20) }
+                first = false
+                shown.append(contentsOf: value)
+            }
+        }
+        return shown
+    }
+
+    /// Each value of the encoded key `key`, in order, as `body` is given
+    /// it; false (having stopped) where its counts and lengths do not fill
+    /// it exactly, item by item.
+    private func forEachValue(of key: UnsafeRawBufferPointer, _ body: (Slice<UnsafeRawBufferPointer>) -> Void) -> Bool {
         var offset = 0
         /// The 8-byte length or count at `offset`, if it is no more than `most`.
         func length(atMost most: Int) -> Int? {
@@ -282,6 +303,7 @@ package struct KeyExtractor {
         }
         func value() -> Bool {
             guard let n = length(atMost: key.count - offset - 8) else { return false }
+            body(key[offset..<(offset + n)])
             offset += n
             return true
         }
@@ -295,33 +317,5 @@ package struct KeyExtractor {
             }
         }
         return offset == key.count
-    }
-
-    /// A key as people read it: its values joined by one space.
-    package func shown(_ key: [UInt8]) -> [UInt8] {
-        guard shape == .encoded else { return key }
-        return key.withUnsafeBytes { bytes in
-            var shown: [UInt8] = []
-            var offset = 0
-            var first = true
-            func value() {
-                let n = loadLength(bytes, at: offset)
-                if !first { shown.append(0x20) }
-                first = false
-                shown.append(contentsOf: bytes[(offset + 8)..<(offset + 8 + n)])
-                offset += 8 + n
-            }
-            for item in items {
-                switch item {
-                case .field, .name:
-                    value()
-                case .range, .from:
-                    let count = loadLength(bytes, at: offset)
-                    offset += 8
-                    for _ in 0..<count { value() }
-                }
-            }
-            return shown
-        }
     }
 }
