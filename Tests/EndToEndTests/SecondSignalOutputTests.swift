@@ -38,6 +38,15 @@ private final class Scratch {
         return fd
     }
 
+    /// Makes the FIFO `name` there and opens its read end (non-blocking,
+    /// closed with the value), so pace's open of it does not wait.
+    func fifoReader(_ name: String) -> Int32 {
+        #expect(mkfifo(path + "/" + name, 0o600) == 0)
+        let fd = open(path + "/" + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        descriptors.append(fd)
+        return fd
+    }
+
     deinit {
         for fd in descriptors { close(fd) }
         try? FileManager.default.removeItem(atPath: path)
@@ -83,10 +92,9 @@ struct SecondSignalOutputTests {
         let scratch = Scratch("pace-dropped-stall")
         let directory = scratch.path
         let file = scratch.input(lines.joined())
-        #expect(mkfifo(directory + "/d", 0o600) == 0)
-        let reader = open(directory + "/d", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let reader = scratch.fifoReader("d")
         let out = open(directory + "/out", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        defer { close(reader); close(out) }
+        defer { close(out) }
         let pace = try PipedPace(["--replay", "--throttle", "1s", "--key-field", "2", "--dropped", directory + "/d"],
                                  .init(stdinFile: file, stdoutFile: out))
         #expect(pace.waitUntilBlockedWriting(holding: 65_000, to: reader) != nil)
@@ -175,9 +183,7 @@ struct SecondSignalOutputTests {
         let lines = padded((0..<1_200).map { "k\($0) " }, width: 50)
         let scratch = Scratch("pace-record-stall")
         let directory = scratch.path
-        #expect(mkfifo(directory + "/r", 0o600) == 0)
-        let reader = open(directory + "/r", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        defer { close(reader) }
+        let reader = scratch.fifoReader("r")
         let pace = try PipedPace(["--throttle", "1s", "--record", directory + "/r"],
                                  .init(prefill: Array(lines.joined().utf8)))
         #expect(pace.waitUntilInputDrained())
@@ -203,9 +209,7 @@ struct SecondSignalOutputTests {
         let scratch = Scratch("pace-record-stall-file")
         let directory = scratch.path
         let file = scratch.input(lines.joined())
-        #expect(mkfifo(directory + "/r", 0o600) == 0)
-        let reader = open(directory + "/r", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        defer { close(reader) }
+        let reader = scratch.fifoReader("r")
         let pace = try PipedPace(["--throttle", "1s", "--record", directory + "/r"], .init(stdinFile: file))
         #expect(pace.waitUntilBlockedWriting(holding: 65_000, to: reader) != nil)
         #expect(pace.waitUntilAsleep())
