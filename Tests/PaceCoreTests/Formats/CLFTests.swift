@@ -22,6 +22,11 @@ extension Formats {
             #expect(calendar(.clf, "29/Nov/2026:12:00:00 +0100") == .time(ns(nov29 - 3600), length: 26))
             #expect(calendar(.clf, "29/Nov/2026:12:00:00 -0800") == .time(ns(nov29 + 28_800), length: 26))
             #expect(calendar(.clf, "29/Nov/2026:12:00:00 +05:30") == .time(ns(nov29 - 19_800), length: 27))
+            // More than one space before the zone, as aligned columns pad.
+            #expect(calendar(.clf, "29/Nov/2026:12:00:00  -0700") == .time(ns(nov29 + 25_200), length: 27))
+            #expect(calendar(.clf, "29/Nov/2026:12:00:00   +0100 GET") == .time(ns(nov29 - 3600), length: 28))
+            // A TAB starts another column: what follows it is not the zone.
+            #expect(calendar(.clf, "29/Nov/2026:12:00:00\t-0700") == .time(ns(nov29), length: 20))
             // No zone at all is UTC.
             #expect(calendar(.clf, "29/Nov/2026:12:00:00") == .time(ns(nov29), length: 20))
             #expect(readOne("[29/Nov/2026:12:00:00] GET", format: .clf) == at(ns(nov29)))
@@ -50,7 +55,7 @@ extension Formats {
         @Test(arguments: [
             "29/Nox/2026:12:00:00 +0000", "29/November/2026:12:00:00 +0000", "29/11/2026:12:00:00 +0000",
             "29/Nov/26:12:00:00 +0000", "29/Nov/2026 12:00:00 +0000", "29/Nov/2026:12:00 +0000",
-            "29/Nov/2026:12:0:00 +0000", "29/Nov/2026:12:00:00 +", "29/Nov/2026:12:00:00 -x",
+            "29/Nov/2026:12:0:00 +0000", "29/Nov/2026:12:00:00 +", "29/Nov/2026:12:00:00 -x", "29/Nov/2026:12:00:00  -x",
             "129/Nov/2026:12:00:00 +0000", "Nov/29/2026:12:00:00 +0000",
         ])
         func wrongShape(_ text: String) {

@@ -38,7 +38,11 @@ extension Formats {
             #expect(calendar(.iso8601, "2026-11-29 12:00:00 +12 items") == .time(ns(nov29), length: 19))
             #expect(calendar(.iso8601, "2026-11-29 12:00:00 - INFO") == .time(ns(nov29), length: 19))
             #expect(calendar(.iso8601, "2026-11-29 12:00:00 +2500") == .bad(.impossible(format: "iso8601")))
-            #expect(calendar(.iso8601, "2026-11-29 12:00:00  +0100") == .time(ns(nov29), length: 19))
+            // Aligned columns pad with more spaces; a TAB starts another column.
+            #expect(calendar(.iso8601, "2026-11-29 12:00:00  +0100") == .time(ns(nov29 - 3600), length: 26))
+            #expect(calendar(.iso8601, "2026-11-29 12:00:00   -07:00 x") == .time(ns(nov29 + 25_200), length: 28))
+            #expect(calendar(.iso8601, "2026-11-29 12:00:00  +12 items") == .time(ns(nov29), length: 19))
+            #expect(calendar(.iso8601, "2026-11-29 12:00:00\t+0100") == .time(ns(nov29), length: 19))
         }
 
         @Test func fractionsOfAnyLengthTruncateBelowANanosecond() {

@@ -10,9 +10,9 @@
 /// - The day may have one digit, the month name any case (`nov`).
 /// - A fraction after the seconds is accepted, as some servers (HAProxy)
 ///   write milliseconds there.
-/// - The zone is optional (none means UTC), but a space followed by a sign
-///   must be a zone (`+hhmm`, `+hh:mm` or `+hh`): a broken one is no match
-///   rather than silently ignored.
+/// - The zone is optional (none means UTC), but spaces (one or more)
+///   followed by a sign must be a zone (`+hhmm`, `+hh:mm` or `+hh`): a
+///   broken one is no match rather than silently ignored.
 func scanCLF(_ text: StampBytes, from start: Int, into stamp: inout CivilStamp) -> Int? {
     guard let (day, dayEnd) = shortNumber(text, at: start, maxDigits: 2),
           text[dayEnd] == UInt8(ascii: "/"),
@@ -29,9 +29,8 @@ func scanCLF(_ text: StampBytes, from start: Int, into stamp: inout CivilStamp) 
         stamp.nanoseconds = nanoseconds
         i = end
     }
-    let sign = text[i + 1]
-    if text[i] == UInt8(ascii: " "), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-        guard let zone = utcOffset(text, at: i + 1, allowZ: false) else { return nil }
+    if let sign = signAfterSpaces(text, at: i) {
+        guard let zone = utcOffset(text, at: sign, allowZ: false) else { return nil }
         stamp.setZone(zone)
         i = zone.end
     }

@@ -17,7 +17,7 @@
 ///   before it, which is how `2016-09-28 04:30:30, Info` (Windows CBS logs)
 ///   reads as iso8601.
 /// - The zone is `Z`, `+hh`, `+hhmm` or `+hh:mm` (or `-`); none means UTC.
-///   One space before a full `+hhmm` or `+hh:mm` is also read as the zone:
+///   Spaces before a full `+hhmm` or `+hh:mm` are also read as the zone:
 ///   git, Ruby and many loggers write `2026-11-29 12:00:00 +0100`, and reading
 ///   that as UTC, the zone left over as text, would be off by an hour without
 ///   a word. The short `+hh` is not taken after a space (`+12 items`).
@@ -50,8 +50,8 @@ func scanISO8601(_ text: StampBytes, from start: Int, into stamp: inout CivilSta
     if let zone = utcOffset(text, at: i) {
         stamp.setZone(zone)
         i = zone.end
-    } else if text[i] == UInt8(ascii: " "), text[i + 1] == UInt8(ascii: "+") || text[i + 1] == UInt8(ascii: "-"),
-              let zone = utcOffset(text, at: i + 1, allowZ: false), zone.end - (i + 1) >= 5 {
+    } else if let sign = signAfterSpaces(text, at: i),
+              let zone = utcOffset(text, at: sign, allowZ: false), zone.end - sign >= 5 {
         stamp.setZone(zone)
         i = zone.end
     }

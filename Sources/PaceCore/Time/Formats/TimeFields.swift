@@ -114,6 +114,19 @@ func utcOffset(_ text: StampBytes, at i: Int, allowZ: Bool = true) -> (sign: Int
     return (sign, hours, 0, i + 3)
 }
 
+/// Where the `+` or `-` after the spaces (one or more) at `i` is: a zone
+/// written apart from its time (`12:00:00 +0100`). Nil when there is no
+/// space at `i` or no sign after the spaces. Any number of spaces: aligned
+/// columns pad with more than one, and a zone left over as text would put
+/// the time hours off without a word. Not a TAB: that starts another column.
+@inline(__always)
+func signAfterSpaces(_ text: StampBytes, at i: Int) -> Int? {
+    var j = i
+    while text[j] == UInt8(ascii: " ") { j += 1 }
+    guard j > i, text[j] == UInt8(ascii: "+") || text[j] == UInt8(ascii: "-") else { return nil }
+    return j
+}
+
 extension CivilStamp {
     mutating func setZone(_ zone: (sign: Int, hours: Int, minutes: Int, end: Int)) {
         zoneSign = zone.sign
