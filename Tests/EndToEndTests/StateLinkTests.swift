@@ -110,4 +110,18 @@ struct StateLinkTests {
         #expect(under.status == 2)
         #expect(under.stderr.hasPrefix("pace: '--state' file '\(file)/x': pace cannot write in its directory (Not a directory)\n"))
     }
+
+    @Test("a FILE that cannot be read (a loop of links): the reason, and no word of flags it was saved under")
+    func unreadable() throws {
+        let dir = try StateDirectory()
+        let one = dir.url.appendingPathComponent("one").path, two = dir.url.appendingPathComponent("two").path
+        #expect(symlink(two, one) == 0 && symlink(one, two) == 0)
+        let result = try Pace.run(["--throttle", "1s", "--state", one], stdin: "a\n")
+        #expect(result == PaceResult(stdout: [], stderr: """
+            pace: '--state' file '\(one)': Too many levels of symbolic links
+            --state FILE is read at the start, and saved over at the end.
+            See 'pace --help' for more information.
+
+            """, status: 2))
+    }
 }

@@ -57,7 +57,7 @@ package final class StateKeeper {
         // A link's target is the state: two paces given a link and its
         // target share one lock, and a save keeps the link.
         let path = file(given)
-        func refuse(_ why: String, hint: String = stateHint) -> Result<StateKeeper, UsageError> {
+        func refuse(_ why: String, hint: String) -> Result<StateKeeper, UsageError> {
             .failure(UsageError(bytes: quoted + Array(why.utf8), hint: hint))
         }
         func unwritable(_ code: Int32) -> Result<StateKeeper, UsageError> {
@@ -94,7 +94,10 @@ package final class StateKeeper {
         let bytes: [UInt8]?
         switch StateFiles.read(path) {
         case let .success(read): bytes = read
-        case let .failure(error): return fail(refuse(": \(StateFiles.describe(error.code))"))
+        case let .failure(error):
+            // Not the file's flags, nor its contents: the file itself.
+            return fail(refuse(": \(StateFiles.describe(error.code))",
+                               hint: "--state FILE is read at the start, and saved over at the end.\nSee 'pace --help' for more information."))
         }
         var loaded = StateSnapshot()
         if let bytes {
