@@ -316,8 +316,8 @@ struct ArgumentParserTests {
 
         OPTIONS:
           --max-wait <duration>   With --debounce: no line stays pending longer than
-                                  <duration> after the first line of its burst (>= the
-                                  debounce window).
+                                  <duration> after the first line pending since the last
+                                  emission (>= the debounce window).
           --trailing              With --leading: also emit the last line of a burst, if
                                   it is not its first, when the burst ends (one window
                                   after that line).
@@ -376,17 +376,19 @@ struct ArgumentParserTests {
                                   line.
           --count-field <name>    The count of --count inside the line instead:
                                   ,"<name>":N before a JSON object's closing brace, else
-                                  <name>=N appended; not with --count or --exec.
+                                  ' <name>=N' (a space, then the pair) appended; not
+                                  with --count or --exec.
           --dropped <file>        Write every input line that does not reach stdout to
                                   <file> (created or truncated), as it is dropped; with
                                   --emit-time, after the time it was dropped and a TAB.
           --record <file>         Live mode: also write every input line to <file> with
                                   its arrival time, for a later --replay --time-format
                                   record.
-          --state <file>          Live mode: keep each key's windows, buckets and owed
-                                  counts in <file> across runs: loaded at start if it
-                                  exists, saved at exit and at most once a minute while
-                                  something changed (see STATE in the manual).
+          --state <file>          Live mode: keep each key's windows, buckets, owed
+                                  counts and open episodes in <file> across runs: loaded
+                                  at start if it exists, saved at exit and at most once
+                                  a minute while something changed (see STATE in the
+                                  manual).
           --stats                 At exit, print a summary on stderr: lines in, emitted,
                                   dropped, keys, clamped and bad timestamps, empty lines
                                   (with --count, dropped lines left uncounted); with
@@ -416,8 +418,8 @@ struct ArgumentParserTests {
                                   runs or waits: queue (run after it), drop (discard the
                                   line), or restart (SIGTERM the running command; the
                                   newest line runs next). (default: queue)
-          --jobs <n>              With --exec: at most <n> commands at once (live;
-                                  replay runs one at a time). (default: 1)
+          --jobs <n>              With --exec: at most <n> commands at once, 1 to 100000
+                                  (live; replay runs one at a time). (default: 1)
           --kill-after <duration>
                                   With --exec: a command sent SIGTERM (by restart, or a
                                   signal to pace) that still runs after <duration> gets
