@@ -75,8 +75,10 @@ struct OutputFile {
 /// Each is opened without O_TRUNC and checked first; only when all pass are
 /// they truncated, so a refused command line leaves every file as it was
 /// (one it made is removed again). FIFOs are opened last, as their open
-/// waits for a reader: the other files' errors are said first.
-/// A `reopened` one that is a FIFO is not opened: its descriptor is -1.
+/// waits for a reader: the other files' errors are said first, and the
+/// FIFOs are compared with the input and each other by name before any is
+/// opened. A `reopened` one that is a FIFO is not opened: its descriptor
+/// is -1.
 func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], UsageError> {
     var info = stat()
     // A FIFO too: an output that is the input's FIFO feeds pace its own lines.
@@ -98,6 +100,20 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         return .failure(error)
     }
     let fifos = outputs.indices.filter { isFIFO(outputs[$0]) }
+    // The FIFOs against the input and each other by name first: the open
+    // of one waits for a reader, and `--metrics`' is never opened here.
+    var fifoIdentities: [(k: Int, identity: FileIdentity)] = []
+    for k in fifos where stat(cPath(outputs[k].path), &info) == 0 {
+        guard let identity = FileIdentity(regularOrFIFO: info) else { continue }
+        let quoted = Array("'\(outputs[k].flag)' file '".utf8) + outputs[k].path + Array("'".utf8)
+        if identity == inputIdentity {
+            return fail(UsageError(bytes: quoted + Array(" is the input file (pace would read its own lines)".utf8)))
+        }
+        if let earlier = fifoIdentities.first(where: { $0.identity == identity }) {
+            return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier.k].flag)' file".utf8)))
+        }
+        fifoIdentities.append((k, identity))
+    }
     for k in outputs.indices.filter({ !fifos.contains($0) }) + fifos {
         let output = outputs[k]
         if output.reopened && fifos.contains(k) { continue }

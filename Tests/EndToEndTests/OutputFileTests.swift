@@ -169,6 +169,25 @@ struct OutputFileTests {
         #expect(mixed.errors == "pace: '--dropped' file '\(fifo)' is also the '--record' file\n" + usageHintTail)
     }
 
+    @Test("FIFOs are compared before any is opened: no reader needed, --metrics' FIFO and stdin's pipe too")
+    func fifoOutputsWithoutReader() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let fifo = String(decoding: scratch.file(bytes("f")), as: UTF8.self)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (arguments, message) in [
+            (["--dropped", fifo, "--record", fifo], "'--dropped' file '\(fifo)' is also the '--record' file"),
+            (["--dropped", fifo, "--metrics", fifo], "'--metrics' file '\(fifo)' is also the '--dropped' file"),
+            (["--metrics", fifo, fifo], "'--metrics' file '\(fifo)' is the input file (pace would read its own lines)"),
+            (["--metrics", "/dev/stdin"], "'--metrics' file '/dev/stdin' is the input file (pace would read its own lines)"),
+        ] {
+            let pace = try PipedPace(["--throttle", "1s"] + arguments)
+            let end = pace.finish(timeout: 5)
+            #expect(end.status == 2)
+            #expect(end.errors == "pace: \(message)\n" + usageHintTail)
+        }
+    }
+
     @Test("a refused command line removes the output files it made")
     func refusedLeavesNothing() throws {
         let scratch = try ScratchDirectory()
