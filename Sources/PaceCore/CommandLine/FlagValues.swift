@@ -111,7 +111,14 @@ func rate(_ text: String, for spelling: String) throws(UsageError) -> (count: In
         switch parseDuration(periodText) {
         case let .success(ns): period = Nanoseconds(ns)
         case .failure(.tooLarge): throw fail("the duration is too large")
-        case .failure: throw fail("'\(periodText)' is neither a duration (a number and a unit) nor a unit")
+        case .failure:
+            // `1/S`, `5/10MS`: a unit in capitals is named as such.
+            let lower = periodText.lowercased()
+            if DurationUnit.allCases.contains(where: { "\($0)" == lower })
+                || (try? parseDuration(lower).get()) != nil {
+                throw fail("'\(periodText)' has an unknown unit (units are lower case)")
+            }
+            throw fail("'\(periodText)' is neither a duration (a number and a unit) nor a unit")
         }
     }
     guard period > 0 else { throw fail("the duration must be greater than zero") }

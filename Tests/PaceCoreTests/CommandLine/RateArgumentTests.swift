@@ -66,6 +66,8 @@ struct RateArgumentTests {
         (["--limit", "10/0.1ns"], "invalid rate '10/0.1ns' for '--limit': the duration must be greater than zero"),
         (["--limit", "10/5"], "invalid rate '10/5' for '--limit': '5' is neither a duration (a number and a unit) nor a unit"),
         (["--limit", "10/sec"], "invalid rate '10/sec' for '--limit': 'sec' is neither a duration (a number and a unit) nor a unit"),
+        (["--rate", "1/S"], "invalid rate '1/S' for '--rate': 'S' has an unknown unit (units are lower case)"),
+        (["--limit", "5/10MS"], "invalid rate '5/10MS' for '--limit': '10MS' has an unknown unit (units are lower case)"),
         (["--limit", "10/s/s"], "invalid rate '10/s/s' for '--limit': 's/s' is neither a duration (a number and a unit) nor a unit"),
         (["--limit", "10/9999999999h"], "invalid rate '10/9999999999h' for '--limit': the duration is too large"),
         (["--limit", "1000000001/s"], "invalid rate '1000000001/s' for '--limit': the count must be at most 1000000000"),
