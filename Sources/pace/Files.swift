@@ -141,6 +141,11 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         if let target, let earlier = checked.first(where: { written[$0] == target }) {
             return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))
         }
+        // `--metrics`' new file, made beside it at each write.
+        if output.reopened, let code = replacementProblem(output.path) {
+            return fail(UsageError(bytes: quoted + Array(": pace cannot make '".utf8) + replacementName(output.path)
+                                   + Array("' beside it (\(errorText(code)))".utf8)))
+        }
         identities[k] = identity
         written[k] = target
         checked.append(k)

@@ -188,6 +188,22 @@ struct OutputFileTests {
         }
     }
 
+    @Test("--metrics FILE whose new copy cannot be made beside it (its name too long): a usage error, FILE not left")
+    func metricsReplacementTooLong() throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        // 250 bytes is a legal name; with `.<pid>.tmp` it is not.
+        let metrics = scratch.file(bytes(String(repeating: "m", count: 250)))
+        let result = try Pace.spawn([bytes("--throttle"), bytes("1s"), bytes("--metrics"), metrics], stdin: bytes("a\n"))
+        #expect(result.stdout == [])
+        #expect(result.status == 2)
+        let text = String(decoding: result.stderr, as: UTF8.self)
+        let quoted = String(decoding: metrics, as: UTF8.self)
+        #expect(text.hasPrefix("pace: '--metrics' file '\(quoted)': pace cannot make '\(quoted)."))
+        #expect(text.hasSuffix(".tmp' beside it (File name too long)\n" + usageHintTail))
+        #expect(access(cString(metrics), F_OK) != 0)
+    }
+
     @Test("a refused command line removes the output files it made")
     func refusedLeavesNothing() throws {
         let scratch = try ScratchDirectory()

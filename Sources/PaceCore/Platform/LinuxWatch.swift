@@ -24,7 +24,7 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
         name.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) }
     }
     let inPlace = existing == 0 && (info.st_mode & S_IFMT) != S_IFREG
-    let temporary = inPlace ? final : path + Array(".\(getpid()).tmp".utf8) + [0]
+    let temporary = inPlace ? final : replacementName(path) + [0]
     // In place, opened and written without waiting (ENXIO: a FIFO without
     // a reader; EAGAIN: a full one). Otherwise a new file: whatever is at
     // the temporary name (a link or FIFO put there) is removed, and the
@@ -68,6 +68,25 @@ func replaceFile(_ path: [UInt8], with bytes: [UInt8], target: String) throws(Ou
     }
     _ = temporary.withUnsafeBufferPointer { name in name.withMemoryRebound(to: CChar.self) { unlink($0.baseAddress!) } }
     throw .failed(target: target, errno: failure)
+}
+
+/// The new file `replaceFile` writes beside `path`.
+package func replacementName(_ path: [UInt8]) -> [UInt8] { path + Array(".\(getpid()).tmp".utf8) }
+
+/// Why `replaceFile` could not make its new file beside `path` (a regular
+/// file, or none yet), or nil when it can: tried once at the start, so
+/// that a name too long for it, or a directory pace may not write in, is
+/// a usage error, not the first write's failure.
+package func replacementProblem(_ path: [UInt8]) -> Int32? {
+    var info = stat()
+    if lstat(path.map { CChar(bitPattern: $0) } + [0], &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG { return nil }
+    let name = replacementName(path).map { CChar(bitPattern: $0) } + [0]
+    unlink(name)
+    let fd = open(name, O_WRONLY | O_CLOEXEC | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666)
+    if fd < 0 { return errno }
+    close(fd)
+    unlink(name)
+    return nil
 }
 
 /// Whether `path` (NUL-terminated; a symbolic link followed) is a FIFO.
