@@ -34,6 +34,17 @@ private struct Scratch {
 
 @Suite("--exec, end to end")
 struct ExecEndToEndTests {
+    @Test("a command that begins with '-' is the shell's command, not its options (sh -c -- CMD)")
+    func commandBeginningWithADash() throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        let command = "-no-such-command 2>/dev/null || echo \"$PACE_LINE\" >> '\(s.dir)/ran'"
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--time-format", "unix", "--exec", command],
+                                  stdin: "0 a\n5 b\n")
+        #expect(result == PaceResult(stdout: [], stderr: "", status: 0))
+        #expect(s.text("ran") == "0 a\n5 b\n")
+    }
+
     @Test("replay runs a command per emitted line, in output order, with the line on stdin and PACE_* set")
     func replayOrderAndEnvironment() throws {
         let s = try Scratch()

@@ -22,9 +22,9 @@
 import Glibc
 
 struct ProcessSpawner {
-    /// argv: the shell, `-c`, CMD, nil; owned for the spawner's life.
+    /// argv: the shell, `-c`, `--`, CMD, nil; owned for the spawner's life.
     private let arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-    private let argumentCount = 3
+    private let argumentCount = 4
     /// pace's environment without PACE_LINE, PACE_KEY, PACE_TIME and
     /// PACE_COUNT (a pace run by a command of another pace must not pass on
     /// its parent's values twice), then room for those four and nil.
@@ -58,9 +58,12 @@ struct ProcessSpawner {
         }
         arguments = .allocate(capacity: argumentCount + 1)
         arguments[0] = cString(shell)
+        // `--`: a command that begins with `-` (`--exec -x`) is the
+        // command, not one of the shell's options.
         arguments[1] = cString(Array("-c".utf8))
-        arguments[2] = cString(command)
-        arguments[3] = nil
+        arguments[2] = cString(Array("--".utf8))
+        arguments[3] = cString(command)
+        arguments[4] = nil
 
         var kept: [UnsafeMutablePointer<CChar>] = []
         var entry = environ
