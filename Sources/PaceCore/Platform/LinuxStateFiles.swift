@@ -47,10 +47,18 @@ enum StateFiles {
         return access(directory, W_OK | X_OK) == 0 ? nil : errno
     }
 
-    /// EISDIR when `path` is a directory (no state can be kept there).
-    static func directoryProblem(at path: [UInt8]) -> Int32? {
+    /// What is at `path`, when it cannot be a state file: a directory (no
+    /// state can be kept there), something that is not a regular file (a
+    /// FIFO, a device: never read), or nothing pace can reach (a loop of
+    /// links). Nil for a regular file or none.
+    static func fileProblem(at path: [UInt8]) -> StateFileKind? {
         var info = stat()
-        return stat(cPath(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? EISDIR : nil
+        guard stat(cPath(path), &info) == 0 else { return errno == ENOENT ? nil : .unreachable(errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return .directory(EISDIR)
+        default: return .notRegular
+        }
     }
 
     /// Opens (creating it) and locks `lockPath`; the descriptor stays open,

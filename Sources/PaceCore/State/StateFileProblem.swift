@@ -7,6 +7,8 @@
 package enum StateFileProblem: Error, Equatable {
     /// Not a pace state at all.
     case foreign
+    /// Not a regular file (a FIFO, a device): not read at all.
+    case notRegular
     /// A pace state of another format version.
     case otherVersion
     /// A pace state cut short.
@@ -24,6 +26,19 @@ let stateHint = """
     Run with the flags the file was saved under ('head -2 FILE' shows them), or remove it to start afresh.
     See 'pace --help' for more information.
     """
+
+/// A file pace cannot read at all.
+let unreadableStateHint = """
+    --state FILE is read at the start, and saved over at the end.
+    See 'pace --help' for more information.
+    """
+
+/// What is at a state file's name, when no state can be kept there.
+enum StateFileKind: Equatable {
+    case directory(Int32)
+    case notRegular
+    case unreachable(Int32)
+}
 
 /// A file pace cannot load whatever the flags: its own flags are no help.
 private let unreadableHint = """
@@ -43,6 +58,7 @@ extension StateFileProblem {
     var reason: String {
         switch self {
         case .foreign: " is not a pace state (its first line is not 'pace state 1')"
+        case .notRegular: " is not a pace state (it is not a regular file)"
         case .otherVersion: " was saved by another version of pace (its first line is not 'pace state 1')"
         case .truncated: " is not a whole pace state (it ends before its 'end' line)"
         case let .damaged(line): " is damaged (line \(line) is not what a pace state holds)"

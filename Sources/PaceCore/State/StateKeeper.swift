@@ -68,9 +68,17 @@ package final class StateKeeper {
                    hint: "--state FILE is saved as a new file in FILE's directory, then renamed over FILE.\nSee 'pace --help' for more information.")
         }
         if let code = StateFiles.directoryProblem(path) { return unwritable(code) }
-        // Before its lock is made beside it (`/tmp` would lock `/tmp.lock`).
-        if let code = StateFiles.directoryProblem(at: path) {
+        // Before its lock is made beside it (`/tmp` would lock `/tmp.lock`,
+        // `/dev/null` make `/dev/null.lock`).
+        switch StateFiles.fileProblem(at: path) {
+        case let .directory(code)?:
             return refuse(": \(StateFiles.describe(code))", hint: "--state takes a file's name (one that does not exist yet is made).\nSee 'pace --help' for more information.")
+        case .notRegular?:
+            return refuse(StateFileProblem.notRegular.reason, hint: StateFileProblem.notRegular.hint)
+        case let .unreachable(code)?:
+            return refuse(": \(StateFiles.describe(code))", hint: unreadableStateHint)
+        case nil:
+            break
         }
         let lockFD: Int32
         switch StateFiles.lock(path + Array(".lock".utf8)) {
@@ -96,8 +104,7 @@ package final class StateKeeper {
         case let .success(read): bytes = read
         case let .failure(error):
             // Not the file's flags, nor its contents: the file itself.
-            return fail(refuse(": \(StateFiles.describe(error.code))",
-                               hint: "--state FILE is read at the start, and saved over at the end.\nSee 'pace --help' for more information."))
+            return fail(refuse(": \(StateFiles.describe(error.code))", hint: unreadableStateHint))
         }
         var loaded = StateSnapshot()
         if let bytes {
