@@ -213,6 +213,13 @@ func checkStateFile(_ given: [UInt8], input: Int32, outputs: [OutputFile]) -> Us
         }
         return UsageError(bytes: quoted + Array(" needs '".utf8) + own + Array("' beside it, which is \(clash)".utf8))
     }
+    // A save removes what is at FILE.tmp, but cannot remove a directory:
+    // said now, not when the run's first save fails.
+    var info = stat()
+    let temporary = path + Array(".tmp".utf8)
+    if lstat(cPath(temporary), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        return UsageError(bytes: quoted + Array(" needs '".utf8) + temporary + Array("' beside it, which is a directory".utf8))
+    }
     return nil
 }
 

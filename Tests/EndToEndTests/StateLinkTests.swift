@@ -125,4 +125,18 @@ struct StateLinkTests {
             """, status: 2))
         #expect(access(one + ".lock", F_OK) != 0)
     }
+
+    @Test("a directory at FILE.tmp, which no save can remove, is refused at the start")
+    func temporaryIsADirectory() throws {
+        let dir = try StateDirectory()
+        #expect(mkdir(dir.state + ".tmp", 0o700) == 0)
+        let result = try Pace.run(["--throttle", "1s", "--state", dir.state], stdin: "a\n")
+        #expect(result == PaceResult(stdout: [], stderr: """
+            pace: '--state' file '\(dir.state)' needs '\(dir.state).tmp' beside it, which is a directory
+            Usage: pace <policy> [<options>] [<file>]
+            See 'pace --help' for more information.
+
+            """, status: 2))
+        #expect(access(dir.state + ".lock", F_OK) != 0)
+    }
 }
