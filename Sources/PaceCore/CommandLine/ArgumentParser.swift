@@ -13,11 +13,23 @@ package func parseArguments(_ arguments: [String]) -> Result<Command, UsageError
 /// program name). Flags and their values are read as text; file names stay
 /// the bytes they were, for open(2) and for messages.
 package func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, UsageError> {
-    // --help and --version win over everything else, as in most Unix tools.
-    for argument in arguments.lazy.map({ String(decoding: $0, as: UTF8.self) }) {
+    // --help and --version win over everything else, as in most Unix tools,
+    // but not as the value of a flag whose value may be anything, a file or
+    // a command: `--dropped -h` names a file, as `grep -e -h` searches for
+    // `-h` (taken as readTyped takes a value). `--debounce -h`, which no
+    // duration could be, still asks for help.
+    var i = 0
+    while i < arguments.count {
+        let argument = String(decoding: arguments[i], as: UTF8.self)
+        i += 1
         if argument == "--" { break }
         if argument == "-h" || argument == "--help" { return .success(.help) }
         if argument == "--version" { return .success(.version) }
+        if argument.hasPrefix("--"), !argument.contains("="), i < arguments.count,
+           flagTable.contains(where: { ($0.value == "file" || $0.value == "command") && $0.names.contains(argument) }),
+           !arguments[i].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+            i += 1
+        }
     }
     do throws(UsageError) {
         let typed = try readTyped(arguments)

@@ -265,6 +265,22 @@ struct ArgumentParserTests {
         #expect(try parseArguments(["--debunce", "-h"]).get() == .help)
         #expect(try parseArguments(["--version"]).get() == .version)
         #expect(message(["--debounce", "1s", "--", "--help", "x"]) == "more than one input file ('--help' and 'x'); pace reads one")
+        // A flag's value is its value, as readTyped takes it: `--dropped -h`
+        // names a file; `--dropped --help` leaves --dropped without one.
+        guard case let .run(configuration) = try parseArguments(["--debounce", "1s", "--dropped", "-h"]).get() else {
+            Issue.record("--dropped -h is not a run")
+            return
+        }
+        #expect(configuration.droppedPath == Array("-h".utf8))
+        #expect(try parseArguments(["--debounce", "1s", "--dropped", "--help"]).get() == .help)
+        #expect(try parseArguments(["--debounce", "1s", "--dropped=x", "-h"]).get() == .help)
+        // No duration could be `-h`: help.
+        #expect(try parseArguments(["--debounce", "-h"]).get() == .help)
+        guard case let .run(running) = try parseArguments(["--debounce", "1s", "--exec", "-h"]).get() else {
+            Issue.record("--exec -h is not a run")
+            return
+        }
+        #expect(running.exec?.command == Array("-h".utf8))
     }
 
     @Test("--version names the commit when the build knew it, and only then")
