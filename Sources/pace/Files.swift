@@ -50,6 +50,18 @@ func openInput(_ path: [UInt8]?) -> Result<Int32, UsageError> {
     return .success(fd)
 }
 
+/// The input, when it is stdout's regular file too (`pace x >> x`): pace
+/// would read the lines it writes, without end, as `cat x >> x` would, which
+/// cat refuses. A usage error (CHOICES); a terminal or pipe on both ends
+/// is not refused.
+func inputIsStdout(_ input: Int32, path: [UInt8]?) -> UsageError? {
+    var info = stat()
+    guard fstat(input, &info) == 0, let read = FileIdentity(regular: info),
+          fstat(1, &info) == 0, FileIdentity(regular: info) == read else { return nil }
+    let name = path.map { Array("input file '".utf8) + $0 + Array("'".utf8) } ?? Array("input".utf8)
+    return UsageError(bytes: Array("the ".utf8) + name + Array(" is stdout's file (pace would read the lines it writes)".utf8))
+}
+
 // MARK: - Output files
 
 /// A file pace creates or truncates (`--record`, `--dropped`): the

@@ -112,6 +112,10 @@ func run() -> Int32 {
         writeStderr(error.bytes)
         return ExitCode.usage
     }
+    if let error = inputIsStdout(inputFD, path: configuration.inputPath) {
+        writeStderr(error.bytes)
+        return ExitCode.usage
+    }
     var outputs: [OutputFile] = []
     if let path = configuration.recordPath { outputs.append(OutputFile(flag: "--record", path: path)) }
     if let path = configuration.droppedPath { outputs.append(OutputFile(flag: "--dropped", path: path)) }

@@ -202,6 +202,23 @@ struct ReplayEndToEndTests {
         #expect(result.stderr == "pace: stdout: No space left on device\n")
     }
 
+    @Test("the input that is stdout's regular file (pace f >> f) is a usage error: pace would read what it writes")
+    func inputIsStdout() throws {
+        let path = try Pace.file(Array("0 a\n1 b\n".utf8))
+        // Under `timeout`: a pace that reads what it writes never ends.
+        let named = try Pace.run(["-c", "timeout 10 \"$0\" --limit 1000000/s \"$1\" >> \"$1\"; echo \"status $?\"",
+                                  Pace.binary.path, path], stdin: [], shell: true)
+        #expect(named == PaceResult(stdout: Array("status 2\n".utf8),
+                                    stderr: "pace: the input file '\(path)' is stdout's file (pace would read the lines it writes)\n"
+                                        + usageHintTail, status: 0))
+        let redirected = try Pace.run(["-c", "timeout 10 \"$0\" --limit 1000000/s < \"$1\" >> \"$1\"; echo \"status $?\"",
+                                       Pace.binary.path, path], stdin: [], shell: true)
+        #expect(redirected == PaceResult(stdout: Array("status 2\n".utf8),
+                                         stderr: "pace: the input is stdout's file (pace would read the lines it writes)\n"
+                                             + usageHintTail, status: 0))
+        #expect(FileManager.default.contents(atPath: path) == Data("0 a\n1 b\n".utf8))
+    }
+
     @Test("a missing or unreadable FILE is a usage error")
     func missingFile() throws {
         let missing = try Pace.run(["--debounce", "1s", "--replay", "/nonexistent/pace-input"])
