@@ -78,7 +78,8 @@ func readTyped(_ arguments: [[UInt8]]) throws(UsageError) -> TypedArguments {
             inline = String(argument[argument.index(after: eq)...])
         }
         guard let flag = flagTable.first(where: { $0.names.contains(spelling) }) else {
-            throw UsageError(unknownOptionMessage(spelling))
+            // `--=x` has no name before its `=`: the whole argument is named.
+            throw UsageError(unknownOptionMessage(spelling == "--" ? argument : spelling))
         }
         if let earlier = typed.flags.first(where: { $0.flag.id == flag.id }) {
             let same = earlier.spelling == spelling ? "" : " (same as '\(earlier.spelling)')"

@@ -93,6 +93,10 @@ extension FieldSelector {
                 if item.isEmpty {
                     return .failure(FieldSyntaxError(description: "'~' masks the item before it, and '\(text)' has none"))
                 }
+                if item.last == UInt8(ascii: "~") {
+                    let whole = String(decoding: part, as: UTF8.self)
+                    return .failure(FieldSyntaxError(description: "'\(whole)': one '~' masks an item (it ends it once)"))
+                }
             }
             masked.append(mask)
             if item.isEmpty {
@@ -157,8 +161,12 @@ func parseOneItem(_ item: [UInt8]) -> Result<FieldItem, FieldSyntaxError> { pars
 private func parseItem(_ item: [UInt8], numberForms: String = ": N, N-M or N-") -> Result<FieldItem, FieldSyntaxError> {
     let text = String(decoding: item, as: UTF8.self)
     let first = item[0]
+    // `-1`, `+2`: a signed number; `-x`, `-`: no number at all, and no NAME.
     if first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
-        return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
+        if item.count > 1 && isDigitByte(item[1]) {
+            return .failure(FieldSyntaxError(description: "'\(text)': field numbers have no sign"))
+        }
+        return .failure(FieldSyntaxError(description: "'\(text)' is not a field number or a NAME (a NAME starts with a letter, '_' or '@')"))
     }
     if isDigitByte(first) { return parseNumbered(item, text, numberForms) }
     // Letters are any script's (`hôte`); the bytes are UTF-8, and a byte
