@@ -25,6 +25,12 @@ function __pace_given
     return 1
 end
 
+function __pace_record_format
+    # Whether `--time-format record` is on the line: its time is the prefix,
+    # so --time-field does not apply.
+    string match -q -r -- '(^| )--time-format(=| )record( |$)' (string join -- ' ' (commandline -opc))
+end
+
 set -l no_policy "not __pace_given debounce leading throttle throttle-first throttle-last limit rate"
 
 function __pace_durations
@@ -76,10 +82,12 @@ complete -c pace -n '__pace_given replay; and not __pace_given time-format' -l t
     iso8601\t'2026-11-29T12:00:00.123Z'
     syslog\t'Nov 29 12:00:00, no year'
     clf\t'29/Nov/2026:12:00:00 +0000'
-    offset\t'a duration since an origin'
+    offset\t'a duration since an origin'"
+# `record` takes no --time-field (its time is the prefix), and the reverse.
+complete -c pace -n '__pace_given replay; and not __pace_given time-format time-field' -l time-format -x -a "
     record\t'what --record writes'"
 complete -c pace -n '__pace_given replay; and not __pace_given year' -l year -x -d 'Year of timestamps that carry none'
-complete -c pace -n '__pace_given replay; and not __pace_given time-field' -l time-field -x -d 'Field number or NAME of the timestamp'
+complete -c pace -n '__pace_given replay; and not __pace_given time-field; and not __pace_record_format' -l time-field -x -d 'Field number or NAME of the timestamp'
 complete -c pace -n '__pace_given replay; and not __pace_given on-bad-time' -l on-bad-time -x -d 'A line whose timestamp does not parse' -a "
     error\t'end input before it, exit 1'
     skip\t'drop it and count it'
