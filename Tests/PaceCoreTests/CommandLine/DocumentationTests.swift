@@ -252,6 +252,19 @@ struct DocumentationTests {
         #expect(try bashCompletions(["--debounce", "1s", "\(flag)="]) == values.map { "\(flag)=\($0)" })
     }
 
+    @Test("bash and fish do not offer --time-field with --time-format record, which the binary refuses")
+    func recordTakesNoTimeField() throws {
+        let withoutRecord = timeFormatNames.filter { $0 != "record" }
+        #expect(try bashCompletions(["--debounce", "1s", "--replay", "--time-field", "2", "--time-format", ""]) == withoutRecord)
+        #expect(!(try bashCompletions(["--debounce", "1s", "--replay", "--time-format", "record", "--time-"])).contains("--time-field"))
+        #expect(!(try bashCompletions(["--debounce", "1s", "--replay", "--time-format=record", "--time-"])).contains("--time-field"))
+        #expect(try bashCompletions(["--debounce", "1s", "--replay", "--time-format", "unix", "--time-"]) == ["--time-field"])
+        guard fish != nil else { return }
+        #expect(try fishCompletions("pace --debounce 1s --replay --time-field 2 --time-format ").sorted() == withoutRecord.sorted())
+        #expect(!(try fishCompletions("pace --debounce 1s --replay --time-format record --time-")).contains("--time-field"))
+        #expect(try fishCompletions("pace --debounce 1s --replay --time-format unix --time-") == ["--time-field"])
+    }
+
     @Test("the bash completion offers files for FILE and --record")
     func bashCompletesFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pace-docs-\(UUID().uuidString)")

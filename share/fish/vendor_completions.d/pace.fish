@@ -25,6 +25,20 @@ function __pace_given
     return 1
 end
 
+function __pace_time_formats
+    printf '%s\t%s\n' auto 'the first named format that fits' \
+        unix 'seconds since the epoch' \
+        unix-ms 'integer milliseconds since the epoch' \
+        unix-us 'integer microseconds since the epoch' \
+        unix-ns 'integer nanoseconds since the epoch' \
+        iso8601 '2026-11-29T12:00:00.123Z' \
+        syslog 'Nov 29 12:00:00, no year' \
+        clf '29/Nov/2026:12:00:00 +0000' \
+        offset 'a duration since an origin'
+    # `record` takes no --time-field: its time is the prefix.
+    __pace_given time-field; or printf '%s\t%s\n' record 'what --record writes'
+end
+
 function __pace_record_format
     # Whether `--time-format record` is on the line: its time is the prefix,
     # so --time-field does not apply.
@@ -73,19 +87,7 @@ complete -c pace -n 'not __pace_given delimiter' -l delimiter -x -d 'Split field
 
 # Replay.
 complete -c pace -n 'not __pace_given replay record state' -l replay -d "Time from each line's timestamp, virtual clock"
-complete -c pace -n '__pace_given replay; and not __pace_given time-format' -l time-format -x -d 'Timestamp format, or a strptime-style pattern' -a "
-    auto\t'the first named format that fits'
-    unix\t'seconds since the epoch'
-    unix-ms\t'integer milliseconds since the epoch'
-    unix-us\t'integer microseconds since the epoch'
-    unix-ns\t'integer nanoseconds since the epoch'
-    iso8601\t'2026-11-29T12:00:00.123Z'
-    syslog\t'Nov 29 12:00:00, no year'
-    clf\t'29/Nov/2026:12:00:00 +0000'
-    offset\t'a duration since an origin'"
-# `record` takes no --time-field (its time is the prefix), and the reverse.
-complete -c pace -n '__pace_given replay; and not __pace_given time-format time-field' -l time-format -x -a "
-    record\t'what --record writes'"
+complete -c pace -n '__pace_given replay; and not __pace_given time-format' -l time-format -x -d 'Timestamp format, or a strptime-style pattern' -a '(__pace_time_formats)'
 complete -c pace -n '__pace_given replay; and not __pace_given year' -l year -x -d 'Year of timestamps that carry none'
 complete -c pace -n '__pace_given replay; and not __pace_given time-field; and not __pace_record_format' -l time-field -x -d 'Field number or NAME of the timestamp'
 complete -c pace -n '__pace_given replay; and not __pace_given on-bad-time' -l on-bad-time -x -d 'A line whose timestamp does not parse' -a "
