@@ -217,6 +217,26 @@ struct MetricsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: String(decoding: dir.path, as: UTF8.self)) == ["m.prom"])
     }
 
+    @Test("replay waiting on a slow pipe: the file follows what was read, without more input")
+    func replayFollowsWhileWaiting() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let path = String(decoding: dir.file(bytes("m.prom")), as: UTF8.self)
+        let pace = try PipedPace(["--throttle", "1h", "--replay", "--time-format", "unix", "--metrics", path])
+        func value(_ name: String) -> String? {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        #expect(waitUntil { value("pace_lines_read_total") == "0" })
+        // Within a second of the first write: the rewrite is due while the
+        // replay waits for its next line, which does not come.
+        pace.write("1 a\n2 b\n")
+        #expect(waitUntil { value("pace_lines_read_total") == "2" })
+        #expect(value("pace_lines_emitted_total") == "1" && value("pace_lines_discarded_total") == "1")
+        let (output, errors, status) = pace.finish()
+        #expect(output == bytes("1 a\n") && errors == "" && status == 0)
+    }
+
     @Test("a FIFO as --metrics FILE is never waited on: without a reader, or full, the run goes on; a reader that has it open gets each snapshot, the last at exit")
     func fifo() throws {
         let dir = try ScratchDirectory()

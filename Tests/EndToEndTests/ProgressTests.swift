@@ -10,8 +10,10 @@ import Testing
 /// The harness: runs pace with stderr (and stdout if asked) on a pty of
 /// `cols` columns, carries out the steps, and prints what the terminal
 /// showed as JSON. Steps: write text to stdin, close stdin, wait until the
-/// cursor's row matches a regex (and keep it as a snapshot), resize (and
-/// SIGWINCH), wait for the exit.
+/// cursor's row matches a regex (and keep it as a snapshot), wait until N
+/// rows have scrolled by, write a line to a FIFO (a gate a command waits
+/// on), resize (and SIGWINCH), wait for the exit. With "ctty", the terminal
+/// is the process's controlling terminal (so that /dev/tty is it).
 private let harness = #"""
 import json, os, pty, re, select, signal, struct, subprocess, sys, time, fcntl, termios
 spec = json.loads(sys.argv[1])
@@ -21,7 +23,9 @@ def set_cols(cols):
 set_cols(spec["cols"])
 stdout = slave if spec["stdout"] == "tty" else open(spec["stdout"], "wb")
 stderr = slave if spec["stderr"] == "tty" else open(spec["stderr"], "wb")
-proc = subprocess.Popen(spec["argv"], stdin=subprocess.PIPE, stdout=stdout, stderr=stderr, start_new_session=True)
+ctty = (lambda: fcntl.ioctl(2, termios.TIOCSCTTY, 0)) if spec.get("ctty") else None
+proc = subprocess.Popen(spec["argv"], stdin=subprocess.PIPE, stdout=stdout, stderr=stderr, start_new_session=True,
+                        preexec_fn=ctty)
 os.close(slave) if spec["stdout"] == "tty" or spec["stderr"] == "tty" else None
 rows, row, col, raw = [], [], 0, b""
 def feed(data):
@@ -56,6 +60,12 @@ for step in spec["steps"]:
         while not re.fullmatch(step[1], "".join(row)) and time.time() < deadline:
             if pump(0.05) is None: break
         snapshots.append("".join(row))
+    elif kind == "rows":
+        deadline = time.time() + 10
+        while len(rows) < int(step[1]) and time.time() < deadline:
+            if pump(0.05) is None: break
+    elif kind == "gate":
+        with open(step[1], "w") as gate: gate.write("\n")
 proc.wait(timeout=20) if proc.stdin.closed else (proc.stdin.close(), proc.wait(timeout=20))
 while pump(0.2): pass
 print(json.dumps({"snapshots": snapshots, "rows": rows, "row": "".join(row), "status": proc.returncode}))
@@ -75,9 +85,9 @@ private let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].fir
 
 /// Runs pace (`arguments`) under the harness; `stdout`/`stderr`: "tty" or a file.
 private func onTerminal(_ arguments: [String], cols: Int = 80, stdout: String, stderr: String = "tty",
-                        steps: [[String]]) throws -> Screen {
-    let spec: [String: Any] = ["argv": [Pace.binary.path] + arguments, "cols": cols, "stdout": stdout,
-                               "stderr": stderr, "steps": steps]
+                        steps: [[String]], argv: [String]? = nil, controlling: Bool = false) throws -> Screen {
+    let spec: [String: Any] = ["argv": argv ?? [Pace.binary.path] + arguments, "cols": cols, "stdout": stdout,
+                               "stderr": stderr, "steps": steps, "ctty": controlling]
     let json = String(decoding: try JSONSerialization.data(withJSONObject: spec), as: UTF8.self)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python!)
@@ -142,6 +152,47 @@ struct ProgressTests {
         #expect(screen.snapshots.map(steady) == ["in 1, emitted 1, discarded 0, keys 1, N lines/s",
                                                  "in 2, emitted 1, discarded 1, keys 1, N lines/s"])
         #expect(screen.row == "")
+    }
+
+    @Test("replay with stdout on the same terminal: the status line stays drawn while pace waits for input")
+    func replayWaitsDrawn() throws {
+        let screen = try onTerminal(["--throttle", "1h", "--replay", "--time-format", "unix", "--progress"],
+                                    stdout: "tty", steps: [
+            ["write", "1 a\n"], ["until", "in 1, .*"],
+            ["close"],
+        ])
+        #expect(screen.snapshots.map(steady) == ["in 1, emitted 1, discarded 0, keys 1, N lines/s, time 1.000000"])
+        #expect(screen.rows == ["1 a"] && screen.row == "" && screen.status == 0)
+    }
+
+    @Test("stdout as /dev/tty, the controlling terminal stderr is on: its lines erase the status first too")
+    func stdoutAsDevTTY() throws {
+        let screen = try onTerminal([], stdout: "tty", steps: [
+            ["write", "first line\n"], ["until", "in 1, .*"],
+            ["write", "second\n"], ["until", "in 2, emitted 2, .*"],
+            ["close"],
+        ], argv: ["/bin/sh", "-c", "exec \"$0\" --throttle 1ns --progress > /dev/tty", Pace.binary.path],
+           controlling: true)
+        #expect(screen.rows == ["first line", "second"])
+        #expect(screen.row == "" && screen.status == 0)
+    }
+
+    @Test("--exec: the status line is not drawn while a command runs (it writes to the terminal), and comes back after")
+    func hiddenWhileCommandsRun() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let gate = String(decoding: dir.file(Array("gate".utf8)), as: UTF8.self)
+        #expect(mkfifo(gate, 0o600) == 0)
+        let screen = try onTerminal(["--throttle", "1h", "--key-field", "1", "--progress",
+                                     "--exec", "echo ran $PACE_LINE; read x < '\(gate)'"], stdout: "tty", steps: [
+            ["write", "a\n"], ["rows", "1"], ["gate", gate], ["until", "in 1, .*"],
+            ["write", "b\n"], ["rows", "2"], ["gate", gate], ["until", "in 2, .*"],
+            ["close"],
+        ])
+        #expect(screen.rows == ["ran a", "ran b"])
+        #expect(screen.snapshots.map(steady) == ["in 1, emitted 1, discarded 0, keys 1, N lines/s",
+                                                 "in 2, emitted 2, discarded 0, keys 2, N lines/s"])
+        #expect(screen.row == "" && screen.status == 0)
     }
 
     @Test("--trace erases the status line before each of its lines, and it is redrawn after")

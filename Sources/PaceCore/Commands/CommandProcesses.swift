@@ -15,6 +15,7 @@ extension CommandRunner {
         for effect in effects {
             switch effect {
             case let .start(line, _, count):
+                beforeStarting?()
                 if let errno = start(line, count: count) {
                     if startFailure == nil { startFailure = (line, errno) }
                     report("pace: \(lineName(Self.inputLine(line))): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")

@@ -72,6 +72,9 @@ package final class CommandRunner<Dropped: LineSink> {
     let traceWriter: TraceWriter?
     let clock: () -> Instant
     let epoll: Int32
+    /// `--progress`: erases the status line before a command starts, whose
+    /// output goes to the terminal the line is on.
+    package var beforeStarting: (() -> Void)?
 
     /// A line waiting for its command: with `--batch`, the batch's last
     /// line, the lines before it (each followed by `\n`) and its size (0

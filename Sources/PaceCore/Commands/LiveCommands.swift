@@ -31,12 +31,18 @@ package protocol CommandWatch: AnyObject {
     /// `report`. `look` is called at each turn of the wait (see
     /// `CommandRunner.waitUntilIdle`).
     func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?)
+    /// `--progress`: `erase` is called before each command starts.
+    func eraseBeforeStarting(_ erase: @escaping () -> Void)
+    /// Some command is running (its output may reach the terminal).
+    var running: Bool { get }
 }
 
 extension CommandWatch {
     package var commandStats: CommandStats? { nil }
     package func useTimeline(_ timeline: LiveTimeline) {}
     package func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?) {}
+    package func eraseBeforeStarting(_ erase: @escaping () -> Void) {}
+    package var running: Bool { false }
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -51,6 +57,8 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
 
     var readinessFD: Int32 { runner.readinessFD }
     var nextDeadline: Instant? { runner.nextDeadline }
+    func eraseBeforeStarting(_ erase: @escaping () -> Void) { runner.beforeStarting = erase }
+    var running: Bool { !runner.children.isEmpty }
     var commandStats: CommandStats? { runner.stats }
 
     func useTimeline(_ timeline: LiveTimeline) {

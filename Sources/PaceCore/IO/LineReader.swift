@@ -169,24 +169,37 @@ package struct LineReader: ~Copyable {
     /// blocked (see Platform/Linux.swift): when the input can stall and has
     /// nothing to read now (a zero-timeout poll says so, or read(2) says
     /// EAGAIN on a non-blocking descriptor), it calls `beforeWaiting` (replay
-    /// flushes what it has decided) and waits in ppoll, where a signal ends
-    /// the wait as `.interrupted`. A regular file is read at once: no poll,
-    /// no flush, so a batch replay still writes in large blocks.
-    package mutating func fill<E: Error>(beforeWaiting: () throws(E) -> Void) throws(E) -> Fill {
+    /// flushes what it has decided, and its watch looks) and waits in ppoll,
+    /// where a signal ends the wait as `.interrupted`; for at most the time
+    /// `beforeWaiting` returns, after which it is called again (the watch's
+    /// next look). A regular file is read at once: no poll, no flush, so a
+    /// batch replay still writes in large blocks.
+    package mutating func fill<E: Error>(beforeWaiting: () throws(E) -> Nanoseconds?) throws(E) -> Fill {
         if atEnd { return .endOfInput }
         if canWait && !isReadableNow(fd) {
-            try beforeWaiting()
-            // A signal taken while `beforeWaiting` waited for stdout is the
-            // driver's to see now, not once more input comes.
-            if Signals.awaitsAction || awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+            guard try waitForInput(beforeWaiting) else { return .interrupted }
         }
         while true {
             let result = fill()
             guard result == .wouldBlock else { return result }
             // Someone else drained a shared descriptor between the poll and
             // the read: wait for the next bytes.
-            try beforeWaiting()
-            if Signals.awaitsAction || awaitReady(fd, events: Int16(POLLIN)) == .interrupted { return .interrupted }
+            guard try waitForInput(beforeWaiting) else { return .interrupted }
+        }
+    }
+
+    /// Waits until the input is readable: false when a signal came.
+    private func waitForInput<E: Error>(_ beforeWaiting: () throws(E) -> Nanoseconds?) throws(E) -> Bool {
+        while true {
+            let limit = try beforeWaiting()
+            // A signal taken while `beforeWaiting` waited for stdout is the
+            // driver's to see now, not once more input comes.
+            if Signals.awaitsAction { return false }
+            switch awaitReady(fd, events: Int16(POLLIN), timeout: limit) {
+            case .ready: return true
+            case .interrupted: return false
+            case .timedOut: continue
+            }
         }
     }
 

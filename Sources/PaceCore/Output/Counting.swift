@@ -176,4 +176,6 @@ package struct Counted<Base: LineSink & ~Copyable>: LineSink, ~Copyable {
     }
 
     package mutating func flush() throws(OutputError) { try base.flush() }
+
+    package mutating func eraseBeforeWriting(_ erase: @escaping () -> Void) { base.eraseBeforeWriting(erase) }
 }

@@ -32,6 +32,8 @@ package struct FileSink: LineSink, ~Copyable {
     package let flushEachLine: Bool
     /// How a count is shown (`--count`, `--count-field`, or not at all).
     package var countStyle = CountStyle.prefix
+    /// `--progress` with stdout on its terminal: erases the status line.
+    private var beforeWriting: (() -> Void)?
 
     /// `threaded`: write the filled buffers on a thread of their own, where
     /// one can be started (replay into a pipe; never with `flushEachLine`).
@@ -159,14 +161,18 @@ package struct FileSink: LineSink, ~Copyable {
         if let thread {
             buffer = try thread.pass(buffer, count: n)
         } else {
+            beforeWriting?()
             try writeAll(port, UnsafeRawBufferPointer(start: buffer, count: n), target: target)
         }
     }
+
+    package mutating func eraseBeforeWriting(_ erase: @escaping () -> Void) { beforeWriting = erase }
 
     /// Writes bytes longer than the buffer straight out, after everything
     /// given to the output thread.
     mutating func writeDirectly(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         try thread?.drain()
+        beforeWriting?()
         try writeAll(port, bytes, target: target)
     }
 

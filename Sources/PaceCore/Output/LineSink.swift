@@ -179,6 +179,10 @@ package protocol LineSink: ~Copyable {
     /// Whether the discard the key of `slot` is about to have is let
     /// through instead: its run of discards would reach M.
     func letsThrough(discardOf slot: Int32) -> Bool
+
+    /// `--progress` with stdout on its terminal: `erase` is called before
+    /// each write to stdout (stdout's sink; a layer over it passes it on).
+    mutating func eraseBeforeWriting(_ erase: @escaping () -> Void)
 }
 
 extension LineSink where Self: ~Copyable {
@@ -213,4 +217,5 @@ extension LineSink where Self: ~Copyable {
     package func letsThrough(discardOf slot: Int32) -> Bool { false }
     /// A sink that buffers nothing has nothing to write out.
     package mutating func flush() throws(OutputError) {}
+    package mutating func eraseBeforeWriting(_ erase: @escaping () -> Void) {}
 }

@@ -73,13 +73,15 @@ enum Readiness {
     case ready
     /// A signal's handler ran.
     case interrupted
+    /// The time given ran out first.
+    case timedOut
 }
 
 /// Waits until `fd` is ready for `events` (POLLIN or POLLOUT), or a handled
 /// signal arrives. A signal that came before the call interrupts it.
-func awaitReady(_ fd: Int32, events: Int16) -> Readiness {
+func awaitReady(_ fd: Int32, events: Int16, timeout: Nanoseconds? = nil) -> Readiness {
     var entry = pollfd(fd: fd, events: events, revents: 0)
-    let result = withUnsafeMutablePointer(to: &entry) { platformPoll(UnsafeMutableBufferPointer(start: $0, count: 1), timeout: nil) }
+    let result = withUnsafeMutablePointer(to: &entry) { platformPoll(UnsafeMutableBufferPointer(start: $0, count: 1), timeout: timeout) }
     if result < 0 {
         // EINTR is a signal; anything else (ENOMEM) is reported as ready, so
         // that the read or write that follows reports a real error and the
@@ -87,7 +89,8 @@ func awaitReady(_ fd: Int32, events: Int16) -> Readiness {
         return errno == EINTR ? .interrupted : .ready
     }
     // ppoll delivers a pending signal only when it has nothing else to report.
-    return Signals.deliverPending() ? .interrupted : .ready
+    if Signals.deliverPending() { return .interrupted }
+    return result == 0 && timeout != nil ? .timedOut : .ready
 }
 
 /// Whether `fd` has something to read now (data, end of input or an error),

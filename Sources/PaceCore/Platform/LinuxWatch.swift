@@ -124,7 +124,12 @@ func sameTerminal(_ a: Int32, _ b: Int32) -> Bool {
     guard isTerminal(a) && isTerminal(b) else { return false }
     var first = stat(), second = stat()
     guard fstat(a, &first) == 0 && fstat(b, &second) == 0 else { return false }
-    return first.st_rdev == second.st_rdev
+    if first.st_rdev == second.st_rdev { return true }
+    // `/dev/tty` is the controlling terminal under a device number of its
+    // own (5,0): two descriptors that both give the session of pace's
+    // controlling terminal are that terminal.
+    let session = tcgetsid(a)
+    return session >= 0 && tcgetsid(b) == session
 }
 
 /// The terminal's width in columns, or nil when it does not say.

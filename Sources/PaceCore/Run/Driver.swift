@@ -103,10 +103,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                                                            now: mode.now), Mode.isLive {
                     wake = min(wake ?? due, due)
                 }
-                let woke = mode.wait(until: wake)
-                // What the wake brings may write to stdout's terminal.
-                if let watch, watch.sharesTerminalWithStdout { watch.erase() }
-                switch woke {
+                switch mode.wait(until: wake) {
                 case .interrupted:
                     continue reading
                 case .outputClosed:
@@ -118,9 +115,13 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 case .commandsReady:
                     try mode.commandsReady()
                 case .inputReady:
-                    // About to wait for input: what is decided goes out first.
-                    let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) in
+                    // About to wait for input: what is decided goes out first,
+                    // and replay's watch looks (the wait ends for its next look).
+                    let (commandStats, now) = (mode.commandStats, mode.now)
+                    let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) -> Nanoseconds? in
                         try scheduler.flush()
+                        return Mode.isLive ? nil : try scheduler.lookBeforeWaiting(watch, report, commands: commandStats,
+                                                                                   now: now)
                     })
                     mode.tick()
                     switch fill {

@@ -14,8 +14,7 @@ final class ProgressLine {
     private var width: Int
     /// What the terminal shows now (empty: nothing drawn).
     private var shown: [UInt8] = []
-    /// What was last drawn, and when (to be put back after an erase).
-    private var drawn: [UInt8] = []
+    /// When the line was last drawn.
     private var drawnAt: Instant?
     /// `(time, lines read)` samples, oldest first, one per 100 ms at most,
     /// for the lines per second over the last second.
@@ -36,11 +35,12 @@ final class ProgressLine {
         TerminalResize.watch()
     }
 
-    /// The figures at `now`: draws them if their text changed and 100 ms
-    /// have passed since the last draw. Returns when it wants to look
-    /// again: while the text is not yet shown, or while the lines per
-    /// second are still falling to their figure (a second after the last
-    /// line at most); nil once what it shows is what there is.
+    /// The figures at `now`: draws them if their text is not what the
+    /// terminal shows (new figures, or the line erased) and 100 ms have
+    /// passed since the last draw. Returns when it wants to look again:
+    /// while the text is not yet shown, or while the lines per second are
+    /// still falling to their figure (a second after the last line at
+    /// most); nil once what it shows is what there is.
     func look(_ figures: WatchFigures, at now: Instant) -> Instant? {
         if TerminalResize.take() { width = terminalWidth(fd) ?? width }
         record(figures.linesRead, at: now)
@@ -55,13 +55,11 @@ final class ProgressLine {
             }
         }
         let text = progressText(progress, width: width)
-        if let drawnAt, now < drawnAt.saturatingAdd(Self.interval) {
-            // Too soon for new figures; what was erased comes back as it was.
-            if shown.isEmpty && !drawn.isEmpty { draw(drawn) }
-            return text == drawn ? settling(rate, now) : drawnAt.saturatingAdd(Self.interval)
-        }
-        if text != shown { draw(text) }
-        drawn = text
+        if text == shown { return settling(rate, now) }
+        // At most 10 draws a second, a line erased by stdout's lines
+        // included: it comes back at the next tenth.
+        if let drawnAt, now < drawnAt.saturatingAdd(Self.interval) { return drawnAt.saturatingAdd(Self.interval) }
+        draw(text)
         drawnAt = now
         return settling(rate, now)
     }

@@ -37,7 +37,7 @@ struct ReplayMode: RunMode {
     /// The read that follows waits for input itself (see `fill`).
     mutating func wait(until deadline: Instant?) -> LiveWake { .inputReady }
 
-    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Nanoseconds?) throws(OutputError)
         -> LineReader.Fill {
         try input.fill(beforeWaiting: beforeWaiting)
     }

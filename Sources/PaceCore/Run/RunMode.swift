@@ -18,10 +18,12 @@ package protocol RunMode {
     /// to be read, with a blocking read).
     mutating func wait(until deadline: Instant?) -> LiveWake
     /// Reads once more into `input`, once `wait` said input is ready. Replay
-    /// calls `beforeWaiting` (it flushes what is decided) when the read
-    /// would have to wait, and waits where signals are delivered; live mode
-    /// reads at once (its clock's wait said input is ready).
-    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
+    /// calls `beforeWaiting` (it flushes what is decided, and its watch
+    /// looks) when the read would have to wait, and waits where signals are
+    /// delivered, at most as long as `beforeWaiting` returns, before calling
+    /// it again; live mode reads at once (its clock's wait said input is
+    /// ready).
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Nanoseconds?) throws(OutputError)
         -> LineReader.Fill
     /// Reads the clock after a wait or a read ended (replay: nothing to do).
     mutating func tick()

@@ -77,6 +77,18 @@ struct RunPlan {
     func run<Mode: RunMode, Sink: LineSink & ~Copyable>(_ mode: inout Mode, _ input: inout LineReader,
                                                         _ sink: inout Sink) -> RunReport {
         watch?.begin(inputFD: input.descriptor, live: Mode.isLive ? mode.now : nil)
+        // The status line is erased only when something else is about to
+        // reach its terminal: stdout's lines, when stdout is that terminal,
+        // and the commands' output (theirs is pace's).
+        // While a command runs, the line is not drawn: the command writes
+        // to that terminal when it will, and would write onto the line.
+        if let watch, watch.progress != nil {
+            if watch.sharesTerminalWithStdout { sink.eraseBeforeWriting { [unowned watch] in watch.erase() } }
+            if let commands = mode.commands {
+                commands.eraseBeforeStarting { [unowned watch] in watch.erase() }
+                watch.hiddenWhile = { [unowned commands] in commands.running }
+            }
+        }
         switch configuration.policy {
         case let .debounce(window, maxWait):
             if let batch = configuration.batch {

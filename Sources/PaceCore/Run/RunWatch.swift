@@ -17,6 +17,9 @@ package final class RunWatch {
     /// Real time for replay, whose own clock is virtual (live mode passes
     /// its clock's instant, the wall clock's timeline).
     private let realClock: () -> Instant
+    /// `--exec`: the status line is not drawn while this holds (a command
+    /// runs, writing to the terminal when it will).
+    var hiddenWhile: (() -> Bool)?
 
     /// `startTime`: the wall clock when pace started
     /// (`pace_start_time_seconds`); `realClock`: real time, for replay.
@@ -56,6 +59,12 @@ package final class RunWatch {
     /// their turn (live mode's wait wakes for it), or nil.
     func look(_ figures: WatchFigures, at now: Instant) throws(OutputError) -> Instant? {
         let metricsDue = try metrics?.look(figures, at: now)
+        // Hidden: drawn at a look once the commands are done (their ends
+        // wake the wait).
+        if let hiddenWhile, hiddenWhile() {
+            progress?.erase()
+            return metricsDue
+        }
         guard let progressDue = progress?.look(figures, at: now) else { return metricsDue }
         return min(metricsDue ?? progressDue, progressDue)
     }
@@ -112,6 +121,16 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         if watch.sharesTerminalWithStdout { try flush() }
         let figures = watchFigures(report, commands: commands, live: live, now: now)
         return try watch.look(figures, at: watch.now(live: live ? now : nil))
+    }
+
+    /// Replay about to wait for input: the watch looks, and the wait lasts
+    /// until it wants to look again (nil: as long as it takes). Out of
+    /// line, as `show` is.
+    @inline(never)
+    mutating func lookBeforeWaiting(_ watch: RunWatch?, _ report: RunReport, commands: CommandStats?,
+                                    now: Instant) throws(OutputError) -> Nanoseconds? {
+        guard let watch, let due = try show(watch, report, commands: commands, live: false, now: now) else { return nil }
+        return due.saturatingDistance(from: watch.now(live: nil))
     }
 
     /// The run's figures now, read from what `--stats` reads. `now`: the
