@@ -116,12 +116,12 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     try mode.commandsReady()
                 case .inputReady:
                     // About to wait for input: what is decided goes out first,
-                    // and replay's watch looks (the wait ends for its next look).
-                    let (commandStats, now) = (mode.commandStats, mode.now)
+                    // and replay's watch looks (the wait ends for its next
+                    // look). The closure takes copies: one that held on to
+                    // the loop's variables cost every line 4 instructions.
+                    let look = Mode.isLive ? nil : watch.map { WatchLook($0, report, mode.commandStats, mode.now) }
                     let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) -> Nanoseconds? in
-                        try scheduler.flush()
-                        return Mode.isLive ? nil : try scheduler.lookBeforeWaiting(watch, report, commands: commandStats,
-                                                                                   now: now)
+                        try scheduler.flushBeforeWaiting(look)
                     })
                     mode.tick()
                     switch fill {

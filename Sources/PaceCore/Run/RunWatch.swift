@@ -108,6 +108,19 @@ private struct MetricsFile {
     }
 }
 
+/// What replay's watch looks at while the driver waits for input: the run
+/// so far, as the driver left it before the wait.
+struct WatchLook {
+    let watch: RunWatch
+    let report: RunReport
+    let commands: CommandStats?
+    let now: Instant
+
+    init(_ watch: RunWatch, _ report: RunReport, _ commands: CommandStats?, _ now: Instant) {
+        (self.watch, self.report, self.commands, self.now) = (watch, report, commands, now)
+    }
+}
+
 // MARK: - The figures, from the run's counters
 
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
@@ -123,14 +136,15 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         return try watch.look(figures, at: watch.now(live: live ? now : nil))
     }
 
-    /// Replay about to wait for input: the watch looks, and the wait lasts
-    /// until it wants to look again (nil: as long as it takes). Out of
-    /// line, as `show` is.
+    /// About to wait for input: what is decided goes out, then replay's
+    /// watch looks (`look`), and the wait lasts until it wants to look
+    /// again (nil: as long as it takes). Out of line, as `show` is.
     @inline(never)
-    mutating func lookBeforeWaiting(_ watch: RunWatch?, _ report: RunReport, commands: CommandStats?,
-                                    now: Instant) throws(OutputError) -> Nanoseconds? {
-        guard let watch, let due = try show(watch, report, commands: commands, live: false, now: now) else { return nil }
-        return due.saturatingDistance(from: watch.now(live: nil))
+    mutating func flushBeforeWaiting(_ look: WatchLook?) throws(OutputError) -> Nanoseconds? {
+        try flush()
+        guard let look, let due = try show(look.watch, look.report, commands: look.commands, live: false,
+                                           now: look.now) else { return nil }
+        return due.saturatingDistance(from: look.watch.now(live: nil))
     }
 
     /// The run's figures now, read from what `--stats` reads. `now`: the
