@@ -115,13 +115,10 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                 case .commandsReady:
                     try mode.commandsReady()
                 case .inputReady:
-                    // About to wait for input: what is decided goes out first,
-                    // and replay's watch looks (the wait ends for its next
-                    // look). The closure takes copies: one that held on to
-                    // the loop's variables cost every line 4 instructions.
-                    let look = Mode.isLive ? nil : watch.map { WatchLook($0, report, mode.commandStats, mode.now) }
-                    let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) -> Nanoseconds? in
-                        try scheduler.flushBeforeWaiting(look)
+                    // About to wait for input: what is decided goes out first
+                    // (replay's watch then looks again: ReplayMode.fill).
+                    let fill = try mode.fill(&input, beforeWaiting: { () throws(OutputError) in
+                        try scheduler.flush()
                     })
                     mode.tick()
                     switch fill {

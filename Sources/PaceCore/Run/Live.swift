@@ -102,7 +102,7 @@ struct LiveMode<Clock: LiveClock>: RunMode {
 
     mutating func commandsReady() throws(OutputError) { try commands?.commandsReady() }
 
-    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Nanoseconds?)
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void)
         -> LineReader.Fill {
         input.fill()
     }

@@ -13,6 +13,9 @@ struct ReplayMode: RunMode {
     let walks: LineWalks?
     /// `--exec`'s runner, for SIGUSR1's summary (replay waits in the sink).
     var commands: (any CommandWatch)?
+    /// `--progress`, `--metrics`: looked at again while replay waits for
+    /// input, which it waits for until the watch's next look at most.
+    var watch: RunWatch?
 
     init(_ configuration: Configuration, defaultYear: Int) {
         let walks = LineWalks(configuration, timed: true)
@@ -37,12 +40,18 @@ struct ReplayMode: RunMode {
     /// The read that follows waits for input itself (see `fill`).
     mutating func wait(until deadline: Instant?) -> LiveWake { .inputReady }
 
-    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Nanoseconds?) throws(OutputError)
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
         -> LineReader.Fill {
-        try input.fill(beforeWaiting: beforeWaiting)
+        let watch = self.watch
+        return try input.fill(beforeWaiting: { () throws(OutputError) -> Nanoseconds? in
+            try beforeWaiting()
+            return try watch?.lookAgain()
+        })
     }
 
     mutating func tick() {}
+
+    mutating func watched(by watch: RunWatch) { self.watch = watch }
 
     var clamped: Int64 { clock.clamped }
 

@@ -18,12 +18,11 @@ package protocol RunMode {
     /// to be read, with a blocking read).
     mutating func wait(until deadline: Instant?) -> LiveWake
     /// Reads once more into `input`, once `wait` said input is ready. Replay
-    /// calls `beforeWaiting` (it flushes what is decided, and its watch
-    /// looks) when the read would have to wait, and waits where signals are
-    /// delivered, at most as long as `beforeWaiting` returns, before calling
-    /// it again; live mode reads at once (its clock's wait said input is
-    /// ready).
-    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Nanoseconds?) throws(OutputError)
+    /// calls `beforeWaiting` (it flushes what is decided) when the read
+    /// would have to wait, then its watch looks again, and it waits where
+    /// signals are delivered, until the watch's next look at most; live
+    /// mode reads at once (its clock's wait said input is ready).
+    mutating func fill(_ input: inout LineReader, beforeWaiting: () throws(OutputError) -> Void) throws(OutputError)
         -> LineReader.Fill
     /// Reads the clock after a wait or a read ended (replay: nothing to do).
     mutating func tick()
@@ -52,10 +51,14 @@ package protocol RunMode {
     /// The walks of a line the mode plans with its own (replay's time walk
     /// may find the key), or nil: the run plans them (LineWalk.swift).
     var walks: LineWalks? { get }
+    /// The run's watch (replay looks again while it waits for input; live
+    /// mode's wait is the driver's to bound).
+    mutating func watched(by watch: RunWatch)
 }
 
 extension RunMode {
     package var walks: LineWalks? { nil }
+    package mutating func watched(by watch: RunWatch) {}
     package mutating func lineGivenBack() {}
     package mutating func unhandled(_ line: UnsafeRawBufferPointer) throws(OutputError) {}
 }

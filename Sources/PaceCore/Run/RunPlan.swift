@@ -77,6 +77,7 @@ struct RunPlan {
     func run<Mode: RunMode, Sink: LineSink & ~Copyable>(_ mode: inout Mode, _ input: inout LineReader,
                                                         _ sink: inout Sink) -> RunReport {
         watch?.begin(inputFD: input.descriptor, live: Mode.isLive ? mode.now : nil)
+        if let watch { mode.watched(by: watch) }
         // The status line is erased only when something else is about to
         // reach its terminal: stdout's lines, when stdout is that terminal,
         // and the commands' output (theirs is pace's).

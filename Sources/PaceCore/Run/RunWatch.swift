@@ -20,6 +20,9 @@ package final class RunWatch {
     /// `--exec`: the status line is not drawn while this holds (a command
     /// runs, writing to the terminal when it will).
     var hiddenWhile: (() -> Bool)?
+    /// The figures of the last look, looked at again while replay waits
+    /// for input (they do not change meanwhile).
+    private var lastFigures: WatchFigures?
 
     /// `startTime`: the wall clock when pace started
     /// (`pace_start_time_seconds`); `realClock`: real time, for replay.
@@ -58,6 +61,7 @@ package final class RunWatch {
     /// when it next wants to be shown them, if figures are waiting for
     /// their turn (live mode's wait wakes for it), or nil.
     func look(_ figures: WatchFigures, at now: Instant) throws(OutputError) -> Instant? {
+        lastFigures = figures
         let metricsDue = try metrics?.look(figures, at: now)
         // Hidden: drawn at a look once the commands are done (their ends
         // wake the wait).
@@ -67,6 +71,14 @@ package final class RunWatch {
         }
         guard let progressDue = progress?.look(figures, at: now) else { return metricsDue }
         return min(metricsDue ?? progressDue, progressDue)
+    }
+
+    /// The last look's figures again, now (replay, waiting for input): how
+    /// long until the watch wants to look once more, or nil.
+    func lookAgain() throws(OutputError) -> Nanoseconds? {
+        guard let lastFigures else { return nil }
+        let now = realClock()
+        return try look(lastFigures, at: now)?.saturatingDistance(from: now)
     }
 
     /// The run is over: the status line is erased and the last figures are
@@ -108,19 +120,6 @@ private struct MetricsFile {
     }
 }
 
-/// What replay's watch looks at while the driver waits for input: the run
-/// so far, as the driver left it before the wait.
-struct WatchLook {
-    let watch: RunWatch
-    let report: RunReport
-    let commands: CommandStats?
-    let now: Instant
-
-    init(_ watch: RunWatch, _ report: RunReport, _ commands: CommandStats?, _ now: Instant) {
-        (self.watch, self.report, self.commands, self.now) = (watch, report, commands, now)
-    }
-}
-
 // MARK: - The figures, from the run's counters
 
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
@@ -134,17 +133,6 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         if watch.sharesTerminalWithStdout { try flush() }
         let figures = watchFigures(report, commands: commands, live: live, now: now)
         return try watch.look(figures, at: watch.now(live: live ? now : nil))
-    }
-
-    /// About to wait for input: what is decided goes out, then replay's
-    /// watch looks (`look`), and the wait lasts until it wants to look
-    /// again (nil: as long as it takes). Out of line, as `show` is.
-    @inline(never)
-    mutating func flushBeforeWaiting(_ look: WatchLook?) throws(OutputError) -> Nanoseconds? {
-        try flush()
-        guard let look, let due = try show(look.watch, look.report, commands: look.commands, live: false,
-                                           now: look.now) else { return nil }
-        return due.saturatingDistance(from: look.watch.now(live: nil))
     }
 
     /// The run's figures now, read from what `--stats` reads. `now`: the
