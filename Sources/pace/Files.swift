@@ -111,18 +111,21 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         for path in made { unlink(cPath(path)) }
         return .failure(error)
     }
+    /// `'--flag' file 'NAME'` and why it is refused.
+    func refuse(_ output: OutputFile, _ why: [UInt8]) -> Result<[Int32], UsageError> {
+        fail(UsageError(bytes: Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8) + why))
+    }
     let fifos = outputs.indices.filter { isFIFO(outputs[$0]) }
     // The FIFOs against the input and each other by name first: the open
     // of one waits for a reader, and `--metrics`' is never opened here.
     var fifoIdentities: [(k: Int, identity: FileIdentity)] = []
     for k in fifos where stat(cPath(outputs[k].path), &info) == 0 {
         guard let identity = FileIdentity(regularOrFIFO: info) else { continue }
-        let quoted = Array("'\(outputs[k].flag)' file '".utf8) + outputs[k].path + Array("'".utf8)
         if identity == inputIdentity {
-            return fail(UsageError(bytes: quoted + Array(" is the input file (pace would read its own lines)".utf8)))
+            return refuse(outputs[k], Array(" is the input file (pace would read its own lines)".utf8))
         }
         if let earlier = fifoIdentities.first(where: { $0.identity == identity }) {
-            return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier.k].flag)' file".utf8)))
+            return refuse(outputs[k], Array(" is also the '\(outputs[earlier.k].flag)' file".utf8))
         }
         fifoIdentities.append((k, identity))
     }
@@ -137,26 +140,25 @@ func openOutputs(_ outputs: [OutputFile], input: Int32) -> Result<[Int32], Usage
         if !existed { made.append(output.path) }
         let identity = fstat(fd, &info) == 0 ? FileIdentity(regular: info) : nil
         let target = FileIdentity(regularOrFIFO: info)
-        let quoted = Array("'\(output.flag)' file '".utf8) + output.path + Array("'".utf8)
         if let target, target == inputIdentity {
             let why = identity == nil ? "pace would read its own lines" : "pace would overwrite what it reads"
-            return fail(UsageError(bytes: quoted + Array(" is the input file (\(why))".utf8)))
+            return refuse(output, Array(" is the input file (\(why))".utf8))
         }
         if let identity, identity == stdoutIdentity {
-            return fail(UsageError(bytes: quoted + Array(" is stdout's file (lines written to both would overwrite each other)".utf8)))
+            return refuse(output, Array(" is stdout's file (lines written to both would overwrite each other)".utf8))
         }
         // Opened anew (`/dev/stderr` too), at its own offset: pace's
         // messages and this file's lines would overwrite each other.
         if let identity, identity == stderrIdentity {
-            return fail(UsageError(bytes: quoted + Array(" is stderr's file (messages and lines written to both would overwrite each other)".utf8)))
+            return refuse(output, Array(" is stderr's file (messages and lines written to both would overwrite each other)".utf8))
         }
         if let target, let earlier = checked.first(where: { written[$0] == target }) {
-            return fail(UsageError(bytes: quoted + Array(" is also the '\(outputs[earlier].flag)' file".utf8)))
+            return refuse(output, Array(" is also the '\(outputs[earlier].flag)' file".utf8))
         }
         // `--metrics`' new file, made beside it at each write.
         if output.reopened, let code = replacementProblem(output.path) {
-            return fail(UsageError(bytes: quoted + Array(": pace cannot make '".utf8) + replacementName(output.path)
-                                   + Array("' beside it (\(errorText(code)))".utf8)))
+            return refuse(output, Array(": pace cannot make '".utf8) + replacementName(output.path)
+                                      + Array("' beside it (\(errorText(code)))".utf8))
         }
         identities[k] = identity
         written[k] = target
