@@ -27,7 +27,7 @@ package func parseArguments(bytes arguments: [[UInt8]]) -> Result<Command, Usage
         if argument == "--version" { return .success(.version) }
         if argument.hasPrefix("--"), !argument.contains("="), i < arguments.count,
            flagTable.contains(where: { ($0.value == "file" || $0.value == "command") && $0.names.contains(argument) }),
-           !arguments[i].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+           canBeValue(arguments[i]) {
             i += 1
         }
     }
@@ -93,7 +93,7 @@ func readTyped(_ arguments: [[UInt8]]) throws(UsageError) -> TypedArguments {
                 // contains, so the text's `=` is the same one).
                 let raw = arguments[i - 1]
                 typed.valueBytes[flag.id] = Array(raw[(raw.firstIndex(of: UInt8(ascii: "="))! + 1)...])
-            } else if i < arguments.count, !arguments[i].starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")]) {
+            } else if i < arguments.count, canBeValue(arguments[i]) {
                 value = String(decoding: arguments[i], as: UTF8.self)
                 typed.valueBytes[flag.id] = arguments[i]
                 i += 1
@@ -106,6 +106,12 @@ func readTyped(_ arguments: [[UInt8]]) throws(UsageError) -> TypedArguments {
         typed.flags.append((flag, spelling, value))
     }
     return typed
+}
+
+/// Whether the argument after a flag that takes a value is that value: not
+/// when it starts with `--` (CHOICES: the value is missing, not bad).
+private func canBeValue(_ argument: [UInt8]) -> Bool {
+    !argument.starts(with: [UInt8(ascii: "-"), UInt8(ascii: "-")])
 }
 
 // MARK: - Step 2: SPEC's rules
