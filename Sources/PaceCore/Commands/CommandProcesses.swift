@@ -10,58 +10,75 @@ import Glibc
 extension CommandRunner {
     // MARK: - Effects
 
-
     func perform(_ effects: [CommandEffect<[UInt8]>], on occasion: Occasion = .other) throws(OutputError) {
+        try performDeferred()
         for effect in effects {
-            switch effect {
-            case let .start(line, _, count):
-                beforeStarting?()
-                if let errno = start(line, count: count) {
-                    if startFailure == nil { startFailure = (line, errno) }
-                    report("pace: \(lineName(Self.inputLine(line))): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
-                    try perform(queue.reduce(.couldNotStart(line)))
-                } else if traceWriter != nil {
-                    trace(line, "command started")
-                }
-            case let .terminate(line):
-                if traceWriter != nil, children[line] != nil {
-                    if case let .submitted(later) = occasion {
-                        trace(line, "command sent SIGTERM: restarted by line \(later)")
-                    } else {
-                        trace(line, "command sent SIGTERM: pace is stopping")
-                    }
-                }
-                send(SIGTERM, to: line)
-            case let .kill(line):
-                if traceWriter != nil, children[line] != nil || lingering[line] != nil {
-                    if case .killTimer = occasion {
-                        trace(line, "command sent SIGKILL: still running after --kill-after")
-                    } else {
-                        trace(line, "command sent SIGKILL: pace is stopping at once")
-                    }
-                }
-                send(SIGKILL, to: line)
-            case let .checkGroup(line):
-                if let group = lingering[line], ProcessPlatform.groupIsEmpty(group) {
-                    lingering[line] = nil
-                    try perform(queue.reduce(.groupEmptied(line)))
-                }
-            case let .discard(line, why):
-                if traceWriter != nil { trace(line, notRunText(why, occasion)) }
-                // A resolved line never run goes to no file: it is a copy.
-                if let line = stored.removeValue(forKey: line), line.mark != .resolved {
-                    stored.releaseSpareCapacity()
-                    let lines = Int64(max(line.batchSize, 1))
-                    if why == .shutdown { notRunAtShutdown += lines }
-                    batchLinesNotRun += lines - 1
-                    try discard(line)
-                } else if why == .shutdown {
-                    notRunAtShutdown += 1
-                }
-            case .armKillTimer, .armGroupCheck, .finished:
-                // The deadline is `nextDeadline`; the end is `isFinished`.
-                break
+            // While a write waits for its reader, signals only.
+            if writeWaiting && !effect.isSignal {
+                deferred.append((effect, occasion))
+                continue
             }
+            try perform(effect, on: occasion)
+        }
+    }
+
+    func perform(_ effect: CommandEffect<[UInt8]>, on occasion: Occasion) throws(OutputError) {
+        switch effect {
+        case let .start(line, _, count):
+            beforeStarting?()
+            if let errno = start(line, count: count) {
+                if startFailure == nil { startFailure = (line, errno) }
+                report("pace: \(lineName(Self.inputLine(line))): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
+                try perform(queue.reduce(.couldNotStart(line)))
+            } else {
+                if traceWriter != nil { trace(line, "command started") }
+                // The queue stopped it before it could start (a signal
+                // while a write waited, between its start and now).
+                let sent = queue.signalsSent(to: line)
+                if sent.terminated {
+                    if traceWriter != nil { trace(line, "command sent SIGTERM: pace is stopping") }
+                    send(SIGTERM, to: line)
+                }
+                if sent.killed { send(SIGKILL, to: line) }
+            }
+        case let .terminate(line):
+            if traceWriter != nil, children[line] != nil {
+                if case let .submitted(later) = occasion {
+                    trace(line, "command sent SIGTERM: restarted by line \(later)")
+                } else {
+                    trace(line, "command sent SIGTERM: pace is stopping")
+                }
+            }
+            send(SIGTERM, to: line)
+        case let .kill(line):
+            if traceWriter != nil, children[line] != nil || lingering[line] != nil {
+                if case .killTimer = occasion {
+                    trace(line, "command sent SIGKILL: still running after --kill-after")
+                } else {
+                    trace(line, "command sent SIGKILL: pace is stopping at once")
+                }
+            }
+            send(SIGKILL, to: line)
+        case let .checkGroup(line):
+            if let group = lingering[line], ProcessPlatform.groupIsEmpty(group) {
+                lingering[line] = nil
+                try perform(queue.reduce(.groupEmptied(line)))
+            }
+        case let .discard(line, why):
+            if traceWriter != nil { trace(line, notRunText(why, occasion)) }
+            // A resolved line never run goes to no file: it is a copy.
+            if let line = stored.removeValue(forKey: line), line.mark != .resolved {
+                stored.releaseSpareCapacity()
+                let lines = Int64(max(line.batchSize, 1))
+                if why == .shutdown { notRunAtShutdown += lines }
+                batchLinesNotRun += lines - 1
+                try discard(line)
+            } else if why == .shutdown {
+                notRunAtShutdown += 1
+            }
+        case .armKillTimer, .armGroupCheck, .finished:
+            // The deadline is `nextDeadline`; the end is `isFinished`.
+            break
         }
     }
 
@@ -113,6 +130,9 @@ extension CommandRunner {
     func send(_ number: Int32, to line: EventNumber) {
         let group: pid_t
         if children[line] != nil {
+            // Once is enough (a command started after the queue stopped it
+            // is sent what it missed at its start).
+            if number == SIGTERM && children[line]!.signalled { return }
             children[line]!.signalled = true
             if number == SIGKILL { children[line]!.killed = true }
             group = children[line]!.pid
@@ -250,7 +270,14 @@ extension CommandRunner {
         try perform(queue.reduce(.exited(line, groupRemains: groupRemains, now: clock())))
     }
 
-    func trace(_ line: EventNumber, _ what: String) { traceWriter?.say(Self.inputLine(line), what) }
+    func trace(_ line: EventNumber, _ what: String) {
+        // The trace goes to stderr, which may be the write that waits.
+        if writeWaiting {
+            deferredTrace.append((line, what))
+            return
+        }
+        traceWriter?.say(Self.inputLine(line), what)
+    }
 
     func report(_ text: String) {
         var text = text

@@ -128,6 +128,12 @@ package struct CommandQueue<Key: Hashable> {
         return next
     }
 
+    /// Whether line `line`'s command, if it is running, was sent SIGTERM
+    /// and SIGKILL.
+    package func signalsSent(to line: EventNumber) -> (terminated: Bool, killed: Bool) {
+        running[line].map { ($0.terminated, $0.killed) } ?? (false, false)
+    }
+
     /// The storage of `key`'s waiting lines: its size, and where it is (for
     /// the tests: a backlog is kept in place, and given back as it drains).
     func waitingStorage(of key: Key) -> (capacity: Int, address: UnsafeRawPointer?)? {

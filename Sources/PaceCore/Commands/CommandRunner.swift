@@ -129,6 +129,12 @@ package final class CommandRunner<Dropped: LineSink> {
     /// The first command that could not be started: its line and errno.
     package internal(set) var startFailure: (line: EventNumber, errno: Int32)?
     var ready: [(events: UInt32, tag: UInt64)] = []
+    /// A write of pace's is waiting for its reader (CommandsWhileWriteWaits.swift):
+    /// only signals are sent; the rest of the queue's effects, and the trace
+    /// of those signals, wait in `deferred` and `deferredTrace`.
+    var writeWaiting = false
+    var deferred: [(CommandEffect<[UInt8]>, Occasion)] = []
+    var deferredTrace: [(EventNumber, String)] = []
 
     /// - Parameters:
     ///   - shell: the shell run as `shell -c CMD` (SPEC: /bin/sh; tests
@@ -178,8 +184,9 @@ package final class CommandRunner<Dropped: LineSink> {
     /// Readable when a command has exited or a stdin pipe can take more.
     package var readinessFD: Int32 { epoll }
     /// When a SIGTERMed command is due its SIGKILL, or a lingering group a
-    /// look (on `clock`), if any.
-    package var nextDeadline: Instant? { queue.nextDeadline }
+    /// look (on `clock`), if any; at once when effects wait to be carried
+    /// out, deferred while a write waited.
+    package var nextDeadline: Instant? { deferred.isEmpty && deferredTrace.isEmpty ? queue.nextDeadline : 0 }
     /// Input has ended and every command has exited.
     package var isFinished: Bool { queue.isFinished }
     /// Commands running or lines waiting.
@@ -268,6 +275,7 @@ package final class CommandRunner<Dropped: LineSink> {
     /// same signal killed (one sent to pace and its commands alike, as
     /// `kill 0` does) is not reported as failed.
     package func handleReady() throws(OutputError) {
+        try performDeferred()
         ready.removeAll(keepingCapacity: true)
         ProcessPlatform.epollReady(epoll, into: &ready)
         // A tag is the line number and one bit: 1 for its stdin pipe, 0 for
@@ -308,7 +316,7 @@ package final class CommandRunner<Dropped: LineSink> {
             if isIdle { break }
             // A SIGUSR1 delivered in this wait (or in the driver's last one,
             // after its last look) is answered here on the next round.
-            var deadline = queue.nextDeadline
+            var deadline = nextDeadline
             if let delay = look() {
                 let due = clock().saturatingAdd(delay)
                 deadline = min(deadline ?? due, due)

@@ -35,6 +35,10 @@ package protocol CommandWatch: AnyObject {
     func eraseBeforeStarting(_ erase: @escaping () -> Void)
     /// Some command is running (its output may reach the terminal).
     var running: Bool { get }
+    /// A write waits for its reader: signals only (a first terminating
+    /// signal's SIGTERMs, the SIGKILLs due); how long until the next is due
+    /// (CommandsWhileWriteWaits.swift).
+    func actWhileWriteWaits(terminating: Bool) -> Nanoseconds?
 }
 
 extension CommandWatch {
@@ -43,6 +47,7 @@ extension CommandWatch {
     package func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?) {}
     package func eraseBeforeStarting(_ erase: @escaping () -> Void) {}
     package var running: Bool { false }
+    package func actWhileWriteWaits(terminating: Bool) -> Nanoseconds? { nil }
 }
 
 /// The runner, with how to learn of a signal before reaping.
@@ -60,6 +65,7 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
     func eraseBeforeStarting(_ erase: @escaping () -> Void) { runner.beforeStarting = erase }
     var running: Bool { !runner.children.isEmpty }
     var commandStats: CommandStats? { runner.stats }
+    func actWhileWriteWaits(terminating: Bool) -> Nanoseconds? { runner.actWhileWriteWaits(terminating: terminating) }
 
     func useTimeline(_ timeline: LiveTimeline) {
         // The runner's clock is the timeline's monotonic one (CLOCK_BOOTTIME).

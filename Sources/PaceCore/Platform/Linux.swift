@@ -100,40 +100,44 @@ func isReadableNow(_ fd: Int32) -> Bool {
     return poll(&entry, 1, 0) != 0
 }
 
-/// Whether `fd` would take a write now (or report an error), without
-/// waiting and without delivering signals.
 /// Waits until `fd` takes bytes, in ppoll where signals arrive; false when
 /// a second terminating signal ends pace first (the one question a write
 /// asks of signals, answered here, beside the handlers that record them).
+/// What the run does meanwhile (`WriteWait`) is asked before the first wait
+/// and at each wake, and says how long the next wait may last.
 func awaitWritableUnlessEnded(_ fd: Int32) -> Bool {
+    var timeout = WriteWait.look(waitingOn: fd)
     while true {
         if Signals.endNow { return false }
-        if awaitReady(fd, events: Int16(POLLOUT)) == .ready { return true }
-        WriteWait.interrupted(waitingOn: fd)
+        if awaitReady(fd, events: Int16(POLLOUT), timeout: timeout) == .ready { return true }
+        timeout = WriteWait.look(waitingOn: fd)
     }
 }
 
-/// What a write that waits for its reader does when a signal interrupts
-/// the wait: SIGUSR1's summary (Run/WriteWaitSummary.swift). Set by a run on
-/// the process's own signals only, on the one thread that writes.
+/// What a write that waits for its reader does meanwhile: SIGUSR1's summary
+/// and `--exec`'s signals (Run/WriteWaitSummary.swift). Set by a run on the
+/// process's own signals only, on the one thread that writes.
 package enum WriteWait {
-    nonisolated(unsafe) private static var answer: ((Int32) -> Void)?
+    nonisolated(unsafe) private static var answer: ((Int32) -> Nanoseconds?)?
 
-    /// Sets (or, nil, clears) what an interrupted wait does.
-    package static func onSignal(_ answer: ((Int32) -> Void)?) { self.answer = answer }
+    /// Sets (or, nil, clears) what a waiting write does; the answer returns
+    /// how long until it wants to be asked again (nil: at the next signal).
+    package static func meanwhile(_ answer: ((Int32) -> Nanoseconds?)?) { self.answer = answer }
 
-    /// A signal interrupted a wait for `fd` to take bytes. Only a full `fd`
+    /// A write waits (or waits on) for `fd` to take bytes. Only a full `fd`
     /// is waited for by the answer (the output thread's hand-over waits a
     /// moment for a write that goes on: the run answers after it). The
     /// answer's own write may wait too: it is not asked again meanwhile.
-    static func interrupted(waitingOn fd: Int32) {
-        guard let answer, !isWritableNow(fd) else { return }
+    static func look(waitingOn fd: Int32) -> Nanoseconds? {
+        guard let answer, !isWritableNow(fd) else { return nil }
         self.answer = nil
-        answer(fd)
-        self.answer = answer
+        defer { self.answer = answer }
+        return answer(fd)
     }
 }
 
+/// Whether `fd` would take a write now (or report an error), without
+/// waiting and without delivering signals.
 func isWritableNow(_ fd: Int32) -> Bool {
     var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
     return poll(&entry, 1, 0) != 0

@@ -174,7 +174,7 @@ final class OutputThread: @unchecked Sendable {
             // after it sees the wish and sends its notice.
             if locked({ if done() { return true }; noticeWanted = true; return false }) { return }
             if awaitReady(freed.read, events: Int16(POLLIN)) == .interrupted {
-                WriteWait.interrupted(waitingOn: port.fd)
+                _ = WriteWait.look(waitingOn: port.fd)
             }
         }
         if Signals.endNow {

@@ -43,10 +43,11 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     /// Input has ended (end of file, or a signal): the lines still buffered,
     /// a last one lacking its `\n` included, are the last.
     var ending = false
-    // SIGUSR1 while a write waits: answered from the counters as the loop
-    // last saw them (WriteWaitSummary.swift).
-    let blocked = signals.reachWrites ? WriteWaitSummary(signals: signals, watch: watch) : nil
-    if let blocked { WriteWait.onSignal { blocked.answer(waitingOn: $0) } }
+    // Signals while a write waits: `--exec`'s commands signalled, SIGUSR1
+    // answered from the counters as the loop last saw them
+    // (WriteWaitSummary.swift).
+    let blocked = signals.reachWrites ? WriteWaitSummary(signals: signals, watch: watch, runner: mode.commands) : nil
+    if let blocked { WriteWait.meanwhile { blocked.answer(waitingOn: $0) } }
 
     do throws(OutputError) {
         // `--state`: the episodes a previous run saved whose T passed.
@@ -285,7 +286,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                                              live: Mode.isLive, now: mode.now)
         report.watched(by: watch, figures)
     }
-    if blocked != nil { WriteWait.onSignal(nil) }
+    if blocked != nil { WriteWait.meanwhile(nil) }
     return report
 }
 

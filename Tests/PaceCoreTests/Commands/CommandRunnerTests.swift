@@ -341,6 +341,46 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 2)
     }
 
+    @Test("while a write waits, a signal sends SIGTERM and arms SIGKILL; --dropped gets the waiting line once the write is done")
+    func whileWriteWaits() throws {
+        let f = Fixture()
+        let traceFD = open(f.dir + "/trace", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer { close(traceFD) }
+        let killAfter: Nanoseconds = 60_000_000_000
+        let runner = CommandRunner(CommandOptions(command: f.command("""
+            trap 'ev term; exit 0' TERM
+            ev start; gate
+            """), killAfter: killAfter), dropped: RecordingSink(), errorFD: f.errorFD,
+            trace: TraceWriter(fd: traceFD, flushesEachLine: true))
+        f.makeGates(1...2)
+        try runner.submit("1 a", key: "a", number: 1)
+        #expect(try f.nextEvent(runner) == "start 1")
+        try runner.submit("2 a", key: "a", number: 2)
+        let started = "pace: trace: line 1: command started\n"
+        #expect(f.file("trace") == bytes(started))
+        // No signal: nothing to do, nothing due.
+        #expect(runner.actWhileWriteWaits(terminating: false) == nil)
+        let delay = try #require(runner.actWhileWriteWaits(terminating: true))
+        #expect(delay <= killAfter && delay > killAfter - 10_000_000_000)
+        // The discard and the trace would write: they wait, and the runner
+        // asks to be driven at once.
+        #expect(runner.dropped.emissions == [])
+        #expect(f.file("trace") == bytes(started))
+        #expect(runner.nextDeadline == 0)
+        #expect(runner.isShutDown)
+        #expect(try f.nextEvent(runner) == "term 1")
+        #expect(runner.dropped.emissions == [Emitted(time: 0, "2 a")])
+        #expect(runner.nextDeadline != 0)
+        // (Its exit may be traced already.)
+        #expect(f.file("trace").starts(with: bytes(started + "pace: trace: line 1: command sent SIGTERM: pace is stopping\n"
+                                                   + "pace: trace: line 2: not run: pace is stopping\n")))
+        try runner.finish(pendingSignal: noSignal)
+        #expect(runner.stats == CommandStats(run: 1, notRun: 1))
+        #expect(runner.exitStatus == 0)
+        #expect(f.errors == "")
+        f.expectAllReaped(count: 1)
+    }
+
     @Test("a failing command: its stderr line, pace goes on, exit status 123")
     func failingCommand() throws {
         let f = Fixture()

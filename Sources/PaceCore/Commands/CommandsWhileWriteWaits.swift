@@ -1,0 +1,48 @@
+// `--exec`'s commands while a write of pace's waits for a reader that has
+// stopped reading (a paused `2>&1 | less` on stderr, a `--dropped` FIFO
+// nobody reads). SPEC: a signal is acted on promptly even then. The write's
+// wait (Platform's `WriteWait`) asks the runner, through the driver
+// (Run/WriteWaitSummary.swift), before it sleeps and each time it wakes:
+// a terminating signal shuts the commands down there (SIGTERM to each
+// running group), and a SIGKILL that `--kill-after` makes due is sent on
+// time (shutdown's and `restart`'s alike). Only signals are sent from inside
+// the wait: what else the queue asks (a line to `--dropped`, a command to
+// start, a message, the trace) may write, so it waits in `deferred` until
+// the write is done, and `nextDeadline` says "now" until it is carried out.
+
+extension CommandEffect {
+    /// A signal sent, which writes nothing.
+    var isSignal: Bool {
+        switch self {
+        case .terminate, .kill, .armKillTimer, .armGroupCheck, .finished: return true
+        case .start, .checkGroup, .discard: return false
+        }
+    }
+}
+
+extension CommandRunner {
+    /// A write waits for its reader: `terminating` (a first SIGINT or
+    /// SIGTERM came) shuts down now; SIGKILLs due are sent. Returns how
+    /// long the wait may last before the next SIGKILL is due.
+    func actWhileWriteWaits(terminating: Bool) -> Nanoseconds? {
+        writeWaiting = true
+        defer { writeWaiting = false }
+        // Nothing that throws runs now: the writes are deferred.
+        if terminating && !shutDown { try? shutdown() }
+        let now = clock()
+        if let due = queue.nextDeadline, due <= now { try? perform(queue.reduce(.timerFired(now: now)), on: .killTimer) }
+        return queue.nextDeadline.map { max(.zero, $0.saturatingDistance(from: clock())) }
+    }
+
+    /// What was deferred while a write waited: the trace of the signals it
+    /// sent, then the queue's other effects, in the order they came.
+    func performDeferred() throws(OutputError) {
+        guard !writeWaiting, !deferred.isEmpty || !deferredTrace.isEmpty else { return }
+        let lines = deferredTrace
+        deferredTrace = []
+        for (line, what) in lines { trace(line, what) }
+        let effects = deferred
+        deferred = []
+        for (effect, occasion) in effects { try perform(effect, on: occasion) }
+    }
+}

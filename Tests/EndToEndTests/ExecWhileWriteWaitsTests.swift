@@ -1,0 +1,203 @@
+// `--exec`'s commands while a write of pace's waits for a reader that has
+// stopped reading (SPEC: a signal is acted on promptly even then): a
+// `--dropped` FIFO nobody reads, filled with the lines a throttle discards.
+// The first SIGTERM reaches the running command, and `--kill-after`'s
+// SIGKILL (shutdown's, or `restart`'s with no signal to pace at all) goes on
+// time, while pace still waits to write. Synchronised on files the commands
+// write, the FIFO filling and pace asleep; a command's state is read from
+// /proc (a shell pace has not reaped yet is a zombie once killed).
+
+import Foundation
+import Glibc
+import Testing
+
+/// A scratch directory, removed with the value, with FIFOs whose read ends
+/// the test holds (non-blocking), so pace's open of them does not wait.
+private final class FifoScratch {
+    let path: String
+    private var descriptors: [Int32] = []
+
+    init(_ name: String) {
+        path = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(path, 0o700) == 0)
+    }
+
+    func fifoReader(_ name: String) -> Int32 {
+        #expect(mkfifo(path + "/" + name, 0o600) == 0)
+        let fd = open(path + "/" + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        descriptors.append(fd)
+        return fd
+    }
+
+    /// The pid a command wrote to `name` (written whole: moved into place).
+    func pid(_ name: String) -> pid_t? {
+        (try? String(contentsOfFile: path + "/" + name, encoding: .utf8))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    func exists(_ name: String) -> Bool { access(path + "/" + name, F_OK) == 0 }
+
+    deinit {
+        for fd in descriptors { close(fd) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Whether `pid` is a zombie: dead, its parent (pace) not having reaped it.
+private func isZombie(_ pid: pid_t) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return false }
+    return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+}
+
+/// `count` lines of 60 bytes: more than a FIFO holds, once discarded.
+private func flood(_ count: Int) -> String {
+    (0..<count).map { "flood \($0) " + String(repeating: "x", count: 59 - "flood \($0) ".utf8.count) + "\n" }.joined()
+}
+
+@Suite("--exec while a write waits for its reader, end to end", .serialized)
+struct ExecWhileWriteWaitsTests {
+    /// The command's first line, run by `sh -c`: its pid, written whole.
+    private func recordsPid(_ dir: String) -> String { "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; " }
+
+    @Test("live: the first SIGTERM reaches the running command while --dropped's FIFO is full")
+    func firstSignalReachesCommand() throws {
+        let scratch = FifoScratch("pace-exec-wait-term")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        // The command says it got SIGTERM in a file, then exits 0.
+        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
+            + "sleep 300 & wait"
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        let pace = try PipedPace(["--throttle", "1h", "--exec", command, "--dropped", dir + "/d"], options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        // Every later line is the throttle's to discard, into the FIFO.
+        pace.write(flood(1_500))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(waitUntil { scratch.exists("got") })
+        // pace still waits to write: nothing was read from the FIFO.
+        #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: reader) >= 60_000)
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        // The command ended as asked: no failure is reported.
+        #expect(!end.errors.contains("command"))
+    }
+
+    @Test("live: after the first SIGTERM the write goes on once read: --dropped gets its lines in order, exit 143")
+    func writeGoesOnAfterFirstSignal() throws {
+        let scratch = FifoScratch("pace-exec-wait-read")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
+            + "sleep 300 & wait"
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        let pace = try PipedPace(["--throttle", "1h", "--exec", command, "--dropped", dir + "/d"], options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        let lines = flood(1_500)
+        pace.write(lines)
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(waitUntil { scratch.exists("got") })
+        // Now the FIFO is read to its end (pace's exit closes it).
+        var got: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 100)
+            let n = read(reader, &chunk, chunk.count)
+            if n == 0 { break }
+            if n > 0 { got += chunk[..<n] }
+        }
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        #expect(end.errors == "")
+        // The lines discarded before the signal ended input, in order.
+        #expect(got.count >= 60_000 && Array(lines.utf8).starts(with: got) && got.last == 0x0A)
+    }
+
+    @Test("live: the first SIGTERM reaches the running command while stderr is full (--trace)")
+    func firstSignalWhileStderrWaits() throws {
+        let scratch = FifoScratch("pace-exec-wait-stderr")
+        let dir = scratch.path
+        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
+            + "sleep 300 & wait"
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        let pace = try PipedPace(["--throttle", "1h", "--trace", "--exec", command], options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        // Each discarded line is traced: stderr, which nobody reads, fills.
+        pace.write(flood(1_500))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: pace.errors) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(waitUntil { scratch.exists("got") })
+        #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: pace.errors) >= 60_000)
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+    }
+
+    @Test("live: --kill-after's SIGKILL follows the first SIGTERM on time while --dropped's FIFO is full")
+    func killAfterWhileWriteWaits() throws {
+        let scratch = FifoScratch("pace-exec-wait-kill")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        // The command ignores SIGTERM.
+        let command = recordsPid(dir) + "trap '' TERM; exec sleep 300"
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        let pace = try PipedPace(["--throttle", "1h", "--exec", command, "--kill-after", "100ms",
+                                  "--dropped", dir + "/d"], options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        let commandPid = try #require(scratch.pid("pid"))
+        pace.write(flood(1_500))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        // Killed, and not reaped: pace still waits to write.
+        #expect(waitUntil { isZombie(commandPid) })
+        #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: reader) >= 60_000)
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        if end.status == nil && !isZombie(commandPid) { kill(-commandPid, SIGKILL) }
+    }
+
+    @Test("live: restart's SIGKILL goes on time while --dropped's FIFO is full, with no signal to pace")
+    func restartKillWhileWriteWaits() throws {
+        let scratch = FifoScratch("pace-exec-wait-restart")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        let command = recordsPid(dir) + "trap '' TERM; exec sleep 300"
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        let pace = try PipedPace(["--throttle", "1ns", "--exec", command, "--on-busy", "restart", "--kill-after", "300ms",
+                                  "--dropped", dir + "/d"], options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        let commandPid = try #require(scratch.pid("pid"))
+        // `second` restarts the first command (which ignores the SIGTERM)
+        // and waits; the lines after it, read with it or after, each
+        // replace the waiting one or are the throttle's: all go to the FIFO.
+        pace.write("second\n" + flood(1_500))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(waitUntil { isZombie(commandPid) })
+        #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: reader) >= 60_000)
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        if end.status == nil && !isZombie(commandPid) { kill(-commandPid, SIGKILL) }
+    }
+}
