@@ -150,6 +150,8 @@ func run() -> Int32 {
     let droppedFD = configuration.droppedPath == nil ? nil : outputFDs[configuration.recordPath == nil ? 0 : 1]
     if configuration.metricsPath != nil, let metricsFD = outputFDs.last, metricsFD >= 0 { close(metricsFD) }
 
+    // `--exec`: Ctrl-Z stops the commands with pace.
+    if configuration.exec != nil { Signals.stopCommandsWithPace() }
     // The handled signals are blocked from here on, except while pace waits.
     Signals.beginRun()
     var input = LineReader(fd: inputFD)

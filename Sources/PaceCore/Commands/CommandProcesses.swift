@@ -62,6 +62,7 @@ extension CommandRunner {
         case let .checkGroup(line):
             if let group = lingering[line], ProcessPlatform.groupIsEmpty(group) {
                 lingering[line] = nil
+                JobControl.remove(group)
                 try perform(queue.reduce(.groupEmptied(line)))
             }
         case let .discard(line, why):
@@ -139,7 +140,10 @@ extension CommandRunner {
         } else if let lingeringGroup = lingering[line] {
             group = lingeringGroup
             // Gone for the queue: sent SIGKILL.
-            if number == SIGKILL { lingering[line] = nil }
+            if number == SIGKILL {
+                lingering[line] = nil
+                JobControl.remove(lingeringGroup)
+            }
         } else {
             return
         }
@@ -201,6 +205,8 @@ extension CommandRunner {
         input.append(contentsOf: entry.line)
         input.append(0x0A)
         children[line] = Child(pid: pid, pidfd: pidfd, stdinFD: pipe.write, input: input, written: 0)
+        // Ctrl-Z stops it with pace (Platform/LinuxJobControl.swift).
+        JobControl.add(pid)
         feedInput(line, registered: false)
         return nil
     }
@@ -266,7 +272,7 @@ extension CommandRunner {
         // group is empty (SPEC): whether it is can be known only now that
         // the shell is reaped, since a zombie leader keeps its group alive.
         let groupRemains = child.signalled && !child.killed && !ProcessPlatform.groupIsEmpty(child.pid)
-        if groupRemains { lingering[line] = child.pid }
+        if groupRemains { lingering[line] = child.pid } else { JobControl.remove(child.pid) }
         try perform(queue.reduce(.exited(line, groupRemains: groupRemains, now: clock())))
     }
 

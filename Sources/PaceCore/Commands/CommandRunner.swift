@@ -166,10 +166,14 @@ package final class CommandRunner<Dropped: LineSink> {
         for (_, child) in children {
             ProcessPlatform.signalGroup(child.pid, SIGKILL)
             ProcessPlatform.reapBlocking(child.pid)
+            JobControl.remove(child.pid)
             close(child.pidfd)
             if child.stdinFD >= 0 { close(child.stdinFD) }
         }
-        for (_, group) in lingering { ProcessPlatform.signalGroup(group, SIGKILL) }
+        for (_, group) in lingering {
+            ProcessPlatform.signalGroup(group, SIGKILL)
+            JobControl.remove(group)
+        }
         close(epoll)
         spawner.release()
     }

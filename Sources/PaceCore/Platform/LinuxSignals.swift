@@ -20,6 +20,8 @@ nonisolated(unsafe) private var handledSignals = sigset_t()
 nonisolated(unsafe) private var handledBits: UInt64 = 0
 nonisolated(unsafe) private var waitSignalMask = sigset_t()
 nonisolated(unsafe) private var installed = false
+/// SIGTSTP's handler with `--exec`, put back after each stop.
+nonisolated(unsafe) private var stopAction = sigaction()
 
 /// SIGINT, SIGTERM, SIGHUP and SIGQUIT end input, and a second one ends pace
 /// at once; pace exits with 128 + the first one's number. SIGHUP and SIGQUIT
@@ -88,6 +90,26 @@ package enum Signals {
         }
         installed = true
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// `--exec`: SIGTSTP (Ctrl-Z) stops the commands with pace, and they go
+    /// on with it (LinuxJobControl.swift). Unless SIGTSTP was ignored when
+    /// pace started. Before `beginRun`, which blocks it with the others.
+    package static func stopCommandsWithPace() {
+        var previous = sigaction()
+        sigaction(SIGTSTP, nil, &previous)
+        guard unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
+            != unsafeBitCast(SIG_IGN, to: Int.self) else { return }
+        sigaddset(&handledSignals, SIGTSTP)
+        handledBits |= 1 << UInt64(SIGTSTP - 1)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in JobControl.stopWithCommands(handler: stopAction) }
+        action.sa_mask = handledSignals
+        action.sa_flags = 0
+        stopAction = action
+        JobControl.start()
+        sigaction(SIGTSTP, &action, nil)
+        sigdelset(&waitSignalMask, SIGTSTP)
     }
 
     /// The run begins: the handled signals are blocked from here on but for
