@@ -59,6 +59,41 @@ private func statsRow(_ stderr: String, _ name: String) -> String? {
         .map { String($0.split(separator: " ").last!) }
 }
 
+/// The times a file was written whole (replaced: a new inode, or a new
+/// mtime, not empty), as the kernel stamped them, seen by a thread that
+/// looks all the time.
+private final class RewriteStamps: @unchecked Sendable {
+    private let path: String
+    private let lock = NSLock()
+    private var seen: [timespec] = []
+    private var watching = true
+    private var thread: Thread?
+
+    init(_ path: String) { self.path = path }
+
+    var stamps: [timespec] { lock.withLock { seen } }
+
+    func start() {
+        let thread = Thread { [self] in
+            var last: (ino_t, Int, Int)?
+            while lock.withLock({ watching }) {
+                var info = stat()
+                // The empty file made at the start is no rewrite.
+                guard stat(path, &info) == 0, info.st_size > 0 else { continue }
+                let now = (info.st_ino, info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
+                if last.map({ $0 != now }) ?? true {
+                    last = now
+                    lock.withLock { seen.append(info.st_mtim) }
+                }
+            }
+        }
+        self.thread = thread
+        thread.start()
+    }
+
+    func stop() { lock.withLock { watching = false } }
+}
+
 @Suite("--metrics, end to end")
 struct MetricsTests {
     /// Seven lines: two keys throttled, an empty line (skipped in replay),
@@ -215,6 +250,63 @@ struct MetricsTests {
         #expect(value("pace_lines_emitted_total") == "1" && value("pace_lines_pending") == "0")
         // Only the file itself is left: no temporary file behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: String(decoding: dir.path, as: UTF8.self)) == ["m.prom"])
+    }
+
+    @Test("live: a second at least between two rewrites, though stdout stalled the run after a read")
+    func liveRewritesASecondApart() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let path = String(decoding: dir.file(bytes("m.prom")), as: UTF8.self)
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        // A key a line: each passes.
+        let pace = try PipedPace(["--throttle", "1h", "--key-field", "2", "--metrics", path], options)
+        // Every rewrite's time, as the kernel stamped the new file.
+        let watcher = RewriteStamps(path)
+        watcher.start()
+        func seconds(_ t: timespec) -> Double { Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
+        func realNow() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_REALTIME, &t)
+            return seconds(t)
+        }
+        func lastStamp() -> Double? { watcher.stamps.last.map(seconds) }
+        #expect(waitUntil { lastStamp() != nil })
+        // A read more than a second after the first write; its lines fill
+        // stdout, which stalls the run for a while after that read.
+        #expect(waitUntil { realNow() - (lastStamp() ?? realNow()) > 1.05 })
+        let burst = (0..<2_000).map { "line \($0) " + String(repeating: "x", count: 90) + "\n" }.joined()
+        pace.write(burst)
+        #expect(pace.waitUntilBlockedWriting() != nil)
+        let stalled = realNow()
+        #expect(waitUntil { realNow() - stalled > 0.6 })
+        // The run goes on; then lines now and then, each a change to show.
+        var received = 0
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        func drain() {
+            var entry = pollfd(fd: pace.output, events: Int16(POLLIN), revents: 0)
+            while poll(&entry, 1, 0) > 0 {
+                let n = read(pace.output, &chunk, chunk.count)
+                if n <= 0 { return }
+                received += chunk[..<n].count { $0 == 0x0A }
+            }
+        }
+        #expect(waitUntil { drain(); return received == 2_000 })
+        for k in 0..<6 {
+            pace.write("more m\(k)\n")
+            #expect(waitUntil { drain(); return received == 2_001 + k })
+            let written = watcher.stamps.count
+            _ = waitUntil(timeout: 0.4) { watcher.stamps.count > written }
+        }
+        let end = pace.finish()
+        #expect(end.status == 0)
+        watcher.stop()
+        // The last write, at exit, may come at any time.
+        let times = watcher.stamps.map(seconds).dropLast()
+        // The kernel's file times are coarse (a tick): 10 ms of slack.
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(times.count >= 3)
+        #expect(gaps.allSatisfy { $0 >= 0.99 }, "rewrites \(gaps) s apart")
     }
 
     @Test("replay waiting on a slow pipe: the file follows what was read, without more input")

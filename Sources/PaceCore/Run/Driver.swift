@@ -100,9 +100,15 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
                     try state.tick(scheduler, now: mode.now)
                     if let save = state.nextSave(eventsSeen: scheduler.eventsSeen) { wake = min(wake ?? save, save) }
                 }
-                if let watch, let due = try scheduler.show(watch, report, commands: mode.commandStats, live: Mode.isLive,
-                                                           now: mode.now), Mode.isLive {
-                    wake = min(wake ?? due, due)
+                if let watch {
+                    // Live: the time now, not the last read's (lines handled
+                    // since may have waited on stdout): `--metrics`' second
+                    // is counted from when it was really written.
+                    if Mode.isLive { mode.tick() }
+                    if let due = try scheduler.show(watch, report, commands: mode.commandStats, live: Mode.isLive,
+                                                    now: mode.now), Mode.isLive {
+                        wake = min(wake ?? due, due)
+                    }
                 }
                 switch mode.wait(until: wake) {
                 case .interrupted:
