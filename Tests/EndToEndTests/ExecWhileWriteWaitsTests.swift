@@ -147,6 +147,52 @@ struct ExecWhileWriteWaitsTests {
         #expect(end.status == 143)
     }
 
+    @Test("live: the lines waiting at the first SIGTERM reach --dropped, in order, once the stalled stderr is read")
+    func waitingLinesAfterTheWrite() throws {
+        let scratch = FifoScratch("pace-exec-wait-queue")
+        let dir = scratch.path
+        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
+            + "sleep 300 & wait"
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        // Every line passes the limit; the first runs, the others wait for
+        // it; the trace of each fills stderr, which nobody reads.
+        let pace = try PipedPace(["--limit", "1000000/1s", "--trace", "--exec", command, "--dropped", dir + "/d"],
+                                 options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        let lines = flood(1_500)
+        pace.write(lines)
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: pace.errors) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(waitUntil { scratch.exists("got") })
+        // Nothing went to --dropped while stderr was full.
+        #expect(FileManager.default.contents(atPath: dir + "/d") == Data())
+        // stderr read to its end, as pace goes on.
+        var errors: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            var entry = pollfd(fd: pace.errors, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 100)
+            let n = read(pace.errors, &chunk, chunk.count)
+            if n == 0 { break }
+            if n > 0 { errors += chunk[..<n] }
+        }
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        // The waiting lines, then those read after them, never run: the
+        // flood's first lines, in order, each once.
+        let dropped = (try? String(contentsOfFile: dir + "/d", encoding: .utf8)) ?? ""
+        let expected = lines.split(separator: "\n").prefix(dropped.split(separator: "\n").count)
+        #expect(dropped.split(separator: "\n").count > 100)
+        #expect(dropped == expected.map { $0 + "\n" }.joined())
+        let trace = String(decoding: errors, as: UTF8.self).split(separator: "\n")
+        #expect(trace.filter { $0 == "pace: trace: line 1: command sent SIGTERM: pace is stopping" }.count == 1)
+        #expect(trace.filter { $0.hasSuffix(": not run: pace is stopping") }.count == dropped.split(separator: "\n").count)
+    }
+
     @Test("live: --kill-after's SIGKILL follows the first SIGTERM on time while --dropped's FIFO is full")
     func killAfterWhileWriteWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-kill")
