@@ -47,4 +47,38 @@ struct JobControlTests {
         #expect(end.errors == "")
         if end.status == nil { kill(-commandPid, SIGKILL) }
     }
+
+    @Test("SIGTSTP then SIGCONT at once, round after round: pace and its commands never stay stopped")
+    func stopThenContinueAtOnce() throws {
+        let dir = NSTemporaryDirectory() + "pace-tstp-race-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(dir, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Forty commands: the handler's SIGTSTPs to their groups take long
+        // enough for a SIGCONT to come before pace's own stop.
+        let jobs = 40
+        let command = "echo $$ > \(dir)/pid-$PACE_KEY.tmp; mv \(dir)/pid-$PACE_KEY.tmp \(dir)/pid-$PACE_KEY; exec sleep 300"
+        let pace = try PipedPace(["--throttle", "1s", "--key-field", "1", "--jobs", "\(jobs)", "--exec", command],
+                                 .init(launcher: ownGroup))
+        pace.write((0..<jobs).map { "k\($0)\n" }.joined())
+        func pids() -> [pid_t] {
+            (0..<jobs).compactMap { k in
+                (try? String(contentsOfFile: "\(dir)/pid-k\(k)", encoding: .utf8))
+                    .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+        }
+        #expect(waitUntil { pids().count == jobs })
+        let commands = pids()
+        var stuck = false
+        for _ in 0..<30 where !stuck {
+            kill(pace.pid, SIGTSTP)
+            kill(pace.pid, SIGCONT)
+            stuck = !waitUntil(timeout: 3) { state(pace.pid) == "S" && commands.allSatisfy { state($0) == "S" } }
+        }
+        #expect(!stuck, "pace \(state(pace.pid) ?? "-"), commands \(commands.map { state($0) ?? "-" }.joined())")
+        if stuck { kill(pace.pid, SIGCONT) }
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        if end.status == nil { for pid in commands { kill(-pid, SIGKILL) } }
+    }
 }

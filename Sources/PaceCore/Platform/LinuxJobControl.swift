@@ -11,6 +11,16 @@
 // signals in (its waits, and between two buffers of input: LinuxSignals.swift),
 // so the list of groups it reads is never being changed meanwhile. The list
 // is a plain buffer of pids, read with kill(2) only: what a handler may do.
+//
+// A SIGCONT may come before pace has stopped (a script's `kill -TSTP` then
+// `kill -CONT`): pace must then not stop, or nothing would continue it. The
+// kernel's rule does it, as for a stop without a handler: a SIGCONT throws
+// away a stop signal that is pending. So the handler raises its own stop
+// first, while SIGTSTP is blocked, and lets it in only after the commands
+// have been sent theirs: a SIGCONT meanwhile has discarded it. One that came
+// before the raise (which would discard a pending SIGCONT in turn) is still
+// pending when the handler begins, SIGCONT being blocked in it: then nothing
+// is stopped at all.
 
 import Glibc
 
@@ -57,17 +67,26 @@ package enum JobControl {
 
     /// SIGTSTP's handler, inside pace's signal handler: the commands stop,
     /// pace stops, and both go on together.
+    /// (Runs with SIGCONT blocked: `handler`'s mask holds it.)
     static func stopWithCommands(handler: sigaction) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigaction(SIGTSTP, &action, nil)
+        var handler = handler
+        var pending = sigset_t()
+        sigpending(&pending)
+        guard sigismember(&pending, SIGCONT) == 0 else {
+            // Continued already: nothing stops.
+            sigaction(SIGTSTP, &handler, nil)
+            return
+        }
+        _ = kill(getpid(), SIGTSTP)
         for i in 0..<count { _ = kill(-groups[i], SIGTSTP) }
+        // Let in: pace stops here (unless a SIGCONT discarded the stop),
+        // and goes on here once continued.
         var stopSignal = sigset_t()
         sigemptyset(&stopSignal)
         sigaddset(&stopSignal, SIGTSTP)
-        var defaultAction = sigaction()
-        defaultAction.__sigaction_handler.sa_handler = SIG_DFL
-        var handler = handler
-        sigaction(SIGTSTP, &defaultAction, nil)
-        _ = kill(getpid(), SIGTSTP)
-        // Let in: pace stops here, and goes on here once continued.
         pthread_sigmask(SIG_UNBLOCK, &stopSignal, nil)
         pthread_sigmask(SIG_BLOCK, &stopSignal, nil)
         sigaction(SIGTSTP, &handler, nil)

@@ -105,6 +105,8 @@ package enum Signals {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in JobControl.stopWithCommands(handler: stopAction) }
         action.sa_mask = handledSignals
+        // SIGCONT waits while the handler runs, where it asks whether one came.
+        sigaddset(&action.sa_mask, SIGCONT)
         action.sa_flags = 0
         stopAction = action
         JobControl.start()
