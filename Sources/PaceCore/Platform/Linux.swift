@@ -127,11 +127,10 @@ package enum WriteWait {
     /// A write waits (or waits on) for `fd` to take bytes. Only a full `fd`
     /// is waited for by the answer (the output thread's hand-over waits a
     /// moment for a write that goes on: the run answers after it). The
-    /// answer's own write may wait too: it is not asked again meanwhile.
+    /// answer's own write (SIGUSR1's summary) may wait too, and is asked
+    /// again then: the answer keeps itself from writing twice.
     static func look(waitingOn fd: Int32) -> Nanoseconds? {
         guard let answer, !isWritableNow(fd) else { return nil }
-        self.answer = nil
-        defer { self.answer = answer }
         return answer(fd)
     }
 }

@@ -19,6 +19,9 @@ final class WriteWaitSummary {
     private var clamped: Int64 = 0
     private var commands: CommandStats?
     private var pending: Int64 = 0
+    /// The summary is being written (and its write waits): the commands'
+    /// signals go on meanwhile, a second summary does not start.
+    private var summarizing = false
 
     init(signals: RunSignals, watch: RunWatch?, runner: (any CommandWatch)?) {
         self.signals = signals
@@ -45,7 +48,9 @@ final class WriteWaitSummary {
     /// sleep before the next SIGKILL is due.
     func answer(waitingOn fd: Int32) -> Nanoseconds? {
         let delay = runner?.actWhileWriteWaits(terminating: signals.termination() != 0)
-        guard !sameFile(2, fd), signals.takeStatsRequest() else { return delay }
+        guard !summarizing, !sameFile(2, fd), signals.takeStatsRequest() else { return delay }
+        summarizing = true
+        defer { summarizing = false }
         watch?.erase()
         // The per-key table is sorted when asked for, from the scheduler:
         // it comes with the next summary.
