@@ -193,6 +193,57 @@ struct ExecWhileWriteWaitsTests {
         #expect(trace.filter { $0.hasSuffix(": not run: pace is stopping") }.count == dropped.split(separator: "\n").count)
     }
 
+    @Test("live: a SIGTERM while pace is idle and stderr already full reaches every command at once (--trace)")
+    func signalWhileIdleWithStderrFull() throws {
+        let scratch = FifoScratch("pace-exec-idle-full")
+        let dir = scratch.path
+        // stderr is a FIFO the test reads and can fill.
+        let reader = scratch.fifoReader("err")
+        let filler = open(dir + "/err", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        defer { if filler >= 0 { close(filler) } }
+        let command = "trap 'echo > \(dir)/got-$PACE_KEY; exit 0' TERM; echo > \(dir)/up-$PACE_KEY; sleep 300 & wait"
+        let pace = try PipedPace(["--throttle", "1s", "--key-field", "1", "--jobs", "3", "--trace", "--kill-after", "30s",
+                                  "--exec", command],
+                                 .init(launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\(dir)/err"]))
+        pace.write("a\nb\nc\n")
+        #expect(waitUntil { ["a", "b", "c"].allSatisfy { scratch.exists("up-" + $0) } })
+        // What pace traced so far is read; then the FIFO is filled.
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var errors: [UInt8] = []
+        #expect(waitUntil {
+            let n = read(reader, &chunk, chunk.count)
+            if n > 0 { errors += chunk[..<n] }
+            return errors.count { $0 == 0x0A } == 6
+        })
+        var filled = 0
+        let block = [UInt8](repeating: 0x58, count: 4096)
+        while true {
+            let n = write(filler, block, block.count)
+            if n <= 0 { break }
+            filled += n
+        }
+        #expect(filled > 0)
+        #expect(pace.send(SIGTERM))
+        #expect(waitUntil { ["a", "b", "c"].allSatisfy { scratch.exists("got-" + $0) } })
+        // stderr is then read to its end.
+        close(filler)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 100)
+            let n = read(reader, &chunk, chunk.count)
+            if n == 0 { break }
+            if n > 0 { errors += chunk[..<n] }
+        }
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        let trace = String(decoding: errors.filter { $0 != 0x58 }, as: UTF8.self).split(separator: "\n")
+        for line in 1...3 {
+            #expect(trace.filter { $0 == "pace: trace: line \(line): command sent SIGTERM: pace is stopping" }.count == 1)
+        }
+        #expect(!trace.contains { $0.contains("SIGKILL") })
+    }
+
     @Test("live: --kill-after's SIGKILL follows the first SIGTERM on time while --dropped's FIFO is full")
     func killAfterWhileWriteWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-kill")

@@ -77,6 +77,10 @@ package enum CommandAction<Key: Hashable>: Equatable {
     /// The runner could not start line `line`'s command: pace stops as at
     /// shutdown, but the commands already running are left to finish.
     case couldNotStart(EventNumber)
+    /// The runner did not start line `line`'s command: pace stopped (a
+    /// signal) after the queue asked for the start and before the runner
+    /// could carry it out (a write that waited). It never runs.
+    case withdrawn(EventNumber)
     /// A timer is due (any instant at or after `nextDeadline`).
     case timerFired(now: Instant)
     /// No more lines will be submitted.

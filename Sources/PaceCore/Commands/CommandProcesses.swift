@@ -12,9 +12,13 @@ extension CommandRunner {
 
     func perform(_ effects: [CommandEffect<[UInt8]>], on occasion: Occasion = .other) throws(OutputError) {
         try performDeferred()
-        for effect in effects {
+        // Signals first: the other effects may write (a line to
+        // `--dropped`, a message), and a write may wait for a stalled
+        // reader, which a SIGTERM must not wait behind (SPEC).
+        for effect in effects where effect.isSignal { try perform(effect, on: occasion) }
+        for effect in effects where !effect.isSignal {
             // While a write waits for its reader, signals only.
-            if writeWaiting && !effect.isSignal {
+            if writeWaiting {
                 deferred.append((effect, occasion))
                 continue
             }
@@ -25,40 +29,48 @@ extension CommandRunner {
     func perform(_ effect: CommandEffect<[UInt8]>, on occasion: Occasion) throws(OutputError) {
         switch effect {
         case let .start(line, _, count):
+            // A signal came since the queue asked (while a write waited):
+            // no new command starts (SPEC).
+            if shutDown { return try perform(queue.reduce(.withdrawn(line)), on: .shutdown) }
             beforeStarting?()
             if let errno = start(line, count: count) {
                 if startFailure == nil { startFailure = (line, errno) }
                 report("pace: \(lineName(Self.inputLine(line))): cannot run \(String(decoding: spawner.shell, as: UTF8.self)): \(String(cString: strerror(errno)))\n")
                 try perform(queue.reduce(.couldNotStart(line)))
             } else {
-                if traceWriter != nil { trace(line, "command started") }
-                // The queue stopped it before it could start (a signal
-                // while a write waited, between its start and now).
+                // `restart` stopped it before it started (its start waited
+                // for a write): it gets the signals now, before any trace
+                // is written, which may wait in its turn.
                 let sent = queue.signalsSent(to: line)
-                if sent.terminated {
-                    if traceWriter != nil { trace(line, "command sent SIGTERM: pace is stopping") }
-                    send(SIGTERM, to: line)
-                }
+                if sent.terminated { send(SIGTERM, to: line) }
                 if sent.killed { send(SIGKILL, to: line) }
+                if traceWriter != nil {
+                    trace(line, "command started")
+                    if sent.terminated { trace(line, "command sent SIGTERM: restarted") }
+                    if sent.killed { trace(line, "command sent SIGKILL: still running after --kill-after") }
+                }
             }
         case let .terminate(line):
-            if traceWriter != nil, children[line] != nil {
+            // Sent before it is traced (the trace may wait); told once.
+            let told = children[line].map { !$0.signalled } ?? false
+            send(SIGTERM, to: line)
+            if traceWriter != nil, told {
                 if case let .submitted(later) = occasion {
                     trace(line, "command sent SIGTERM: restarted by line \(later)")
                 } else {
                     trace(line, "command sent SIGTERM: pace is stopping")
                 }
             }
-            send(SIGTERM, to: line)
         case let .kill(line):
-            if traceWriter != nil, children[line] != nil || lingering[line] != nil {
+            let told = children[line].map { !$0.killed } ?? (lingering[line] != nil)
+            send(SIGKILL, to: line)
+            if traceWriter != nil, told {
                 if case .killTimer = occasion {
                     trace(line, "command sent SIGKILL: still running after --kill-after")
                 } else {
                     trace(line, "command sent SIGKILL: pace is stopping at once")
                 }
             }
-            send(SIGKILL, to: line)
         case let .checkGroup(line):
             if let group = lingering[line], ProcessPlatform.groupIsEmpty(group) {
                 lingering[line] = nil

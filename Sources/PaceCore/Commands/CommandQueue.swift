@@ -177,6 +177,14 @@ package struct CommandQueue<Key: Hashable> {
             discard(line, key: command.key, count: 0, .couldNotStart, into: &effects)
             becameFree(command.key)
             stop(signalling: false, now: 0, into: &effects)
+        case let .withdrawn(line):
+            guard let command = running.removeValue(forKey: line) else {
+                preconditionFailure("CommandQueue: line \(line) withdrawn, but it was not starting")
+            }
+            stats.started -= 1
+            keys[command.key]!.running = nil
+            discard(line, key: command.key, count: 0, .shutdown, into: &effects)
+            becameFree(command.key)
         case let .timerFired(now):
             while let first = killTimers.first, first.due <= now {
                 _ = killTimers.removeFirst()

@@ -10,6 +10,9 @@
 // start, a message, the trace) may write, so it waits in `deferred` until
 // the write is done, and `nextDeadline` says "now" until it is carried out.
 
+// libc: the signal numbers sent.
+import Glibc
+
 extension CommandEffect {
     /// A signal sent, which writes nothing.
     var isSignal: Bool {
@@ -29,6 +32,16 @@ extension CommandRunner {
         defer { writeWaiting = false }
         // Nothing that throws runs now: the writes are deferred.
         if terminating && !shutDown { try? shutdown() }
+        // What the queue asked before the write began and the runner had not
+        // sent yet (its effects wait behind the write, a trace line before a
+        // signal): sent now.
+        for (line, child) in children where !child.killed {
+            let sent = queue.signalsSent(to: line)
+            if sent.terminated && !child.signalled {
+                send(SIGTERM, to: line)
+                trace(line, shutDown ? "command sent SIGTERM: pace is stopping" : "command sent SIGTERM: restarted")
+            }
+        }
         let now = clock()
         if let due = queue.nextDeadline, due <= now { try? perform(queue.reduce(.timerFired(now: now)), on: .killTimer) }
         return queue.nextDeadline.map { max(.zero, $0.saturatingDistance(from: clock())) }

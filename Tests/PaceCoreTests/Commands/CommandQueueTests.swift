@@ -323,6 +323,20 @@ struct CommandQueueTests {
 
     // MARK: - A command that cannot start
 
+    @Test("a start withdrawn after shutdown: never run, its line discarded, counted as not started")
+    func withdrawnStart() {
+        var h = Harness(jobs: 2)
+        #expect(h.submit(1, "a") == [.start(1, key: "a", count: 1)])
+        #expect(h.submit(2, "b") == [.start(2, key: "b", count: 1)])
+        // Shutdown before the runner started line 2: it is SIGTERMed as running.
+        #expect(h.queue.reduce(.shutdown(now: 0)).filter { $0 == .terminate(2) } == [.terminate(2)])
+        #expect(h.queue.reduce(.withdrawn(2)) == [.discard(2, .shutdown)])
+        #expect(h.queue.runningCount == 1)
+        #expect(h.queue.reduce(.endOfInput) == [])
+        #expect(h.exited(1) == [.finished])
+        #expect(h.queue.stats == CommandQueueStats(started: 1, restarted: 0, notRun: 1))
+    }
+
     @Test("a command that cannot start stops new starts; running commands are left to finish")
     func couldNotStart() {
         var h = Harness(jobs: 2)

@@ -381,6 +381,25 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 1)
     }
 
+    @Test("a start that waited behind a write is withdrawn when a signal came meanwhile: --dropped gets its line, nothing runs")
+    func deferredStartAfterSignal() throws {
+        let f = Fixture()
+        let runner = CommandRunner(CommandOptions(command: f.command("ev start")), dropped: RecordingSink(),
+                                   errorFD: f.errorFD)
+        // A write waits: the start the queue asks for waits behind it.
+        runner.writeWaiting = true
+        try runner.submit("1 a", number: 1)
+        runner.writeWaiting = false
+        #expect(runner.nextDeadline == 0)
+        try runner.shutdown(at: 0)
+        #expect(runner.dropped.emissions == [Emitted(time: 0, "1 a")])
+        try runner.finish(pendingSignal: noSignal)
+        #expect(runner.stats == CommandStats(run: 0, notRun: 1))
+        #expect(runner.notRunAtShutdown == 1)
+        #expect(f.errors == "")
+        f.expectAllReaped(count: 0)
+    }
+
     @Test("a failing command: its stderr line, pace goes on, exit status 123")
     func failingCommand() throws {
         let f = Fixture()
