@@ -244,6 +244,33 @@ struct ExecWhileWriteWaitsTests {
         #expect(!trace.contains { $0.contains("SIGKILL") })
     }
 
+    @Test("live: a second signal while --dropped's FIFO is full counts every waiting line not run")
+    func secondSignalCountsEveryLineNotRun() throws {
+        let scratch = FifoScratch("pace-exec-second-count")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        let command = "trap '' TERM; echo > \(dir)/up-$PACE_KEY; exec sleep 300"
+        let pace = try PipedPace(["--throttle", "10s", "--key-field", "1", "--kill-after", "30s", "--exec", command,
+                                  "--dropped", dir + "/d"])
+        // k1's command runs; k2's and k3's lines wait for it (one job).
+        pace.write("k1 a\nk2 a\nk3 a\n")
+        #expect(waitUntil { scratch.exists("up-k1") })
+        let filler = open(dir + "/d", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        let block = [UInt8](repeating: 0x58, count: 4096)
+        while write(filler, block, block.count) > 0 {}
+        close(filler)
+        // The throttle's discard waits for the full FIFO.
+        pace.write("k1 again\n")
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        #expect(end.errors.hasPrefix("pace: interrupted: 2 lines not run\n"))
+        #expect(PipedPace.bytesWaiting(in: reader) > 0)
+    }
+
     @Test("live: --kill-after's SIGKILL follows the first SIGTERM on time while --dropped's FIFO is full")
     func killAfterWhileWriteWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-kill")

@@ -16,14 +16,19 @@ extension CommandRunner {
         // `--dropped`, a message), and a write may wait for a stalled
         // reader, which a SIGTERM must not wait behind (SPEC).
         for effect in effects where effect.isSignal { try perform(effect, on: occasion) }
+        // A failed write (a second signal's, a full disk) does not end the
+        // batch: the lines after it are counted as not run all the same
+        // (SPEC: a second signal says how many), the first error is thrown.
+        var failure: OutputError?
         for effect in effects where !effect.isSignal {
             // While a write waits for its reader, signals only.
             if writeWaiting {
                 deferred.append((effect, occasion))
                 continue
             }
-            try perform(effect, on: occasion)
+            do throws(OutputError) { try perform(effect, on: occasion) } catch { failure = failure ?? error }
         }
+        if let failure { throw failure }
     }
 
     func perform(_ effect: CommandEffect<[UInt8]>, on occasion: Occasion) throws(OutputError) {

@@ -56,6 +56,11 @@ extension CommandRunner {
         for (line, what) in lines { trace(line, what) }
         let effects = deferred
         deferred = []
-        for (effect, occasion) in effects { try perform(effect, on: occasion) }
+        // As `perform`: every effect, the first error thrown after.
+        var failure: OutputError?
+        for (effect, occasion) in effects {
+            do throws(OutputError) { try perform(effect, on: occasion) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
 }
