@@ -52,32 +52,6 @@ package struct CommandQueue<Key: Hashable> {
     package static var firstGroupCheck: Nanoseconds { 1_000_000 }
     package static var longestGroupCheck: Nanoseconds { 250_000_000 }
 
-    struct Waiting {
-        var line: EventNumber
-        var count: Int64
-        /// Submission order, across keys.
-        var order: UInt64
-        /// Where it comes from (see `.submit`).
-        var origin = LineOrigin.policy
-    }
-
-    /// A key with a command running or lines waiting (forgotten otherwise).
-    struct KeyState {
-        var running: EventNumber?
-        /// Its waiting lines, in submission order.
-        var waiting = FIFO<Waiting>()
-    }
-
-    struct Running {
-        var key: Key
-        var terminated = false
-        var killed = false
-        /// Its shell exited after a SIGTERM, but its group had a process
-        /// left: the next look at the group is due then, the one after
-        /// `interval` later.
-        var groupCheck: (due: Instant, interval: Nanoseconds)?
-    }
-
     var keys: [Key: KeyState] = [:]
     var running: [EventNumber: Running] = [:]
     /// Lines waiting, all keys together.
@@ -128,21 +102,6 @@ package struct CommandQueue<Key: Hashable> {
         return next
     }
 
-    /// Whether line `line`'s command, if it is running, was sent SIGTERM
-    /// and SIGKILL.
-    package func signalsSent(to line: EventNumber) -> (terminated: Bool, killed: Bool) {
-        running[line].map { ($0.terminated, $0.killed) } ?? (false, false)
-    }
-
-    /// The storage of `key`'s waiting lines: its size, and where it is (for
-    /// the tests: a backlog is kept in place, and given back as it drains).
-    func waitingStorage(of key: Key) -> (capacity: Int, address: UnsafeRawPointer?)? {
-        keys[key].map { state in (state.waiting.capacity, state.waiting.withWaiting { UnsafeRawPointer($0.baseAddress) }) }
-    }
-
-    /// Entries in the ready heap, stale ones included (for the tests).
-    var readyEntries: Int { ready.count }
-
     package mutating func reduce(_ action: CommandAction<Key>) -> [CommandEffect<Key>] {
         var effects: [CommandEffect<Key>] = []
         switch action {
@@ -169,22 +128,10 @@ package struct CommandQueue<Key: Hashable> {
             gone(line)
             startWaiting(into: &effects)
         case let .couldNotStart(line):
-            guard let command = running.removeValue(forKey: line) else {
-                preconditionFailure("CommandQueue: line \(line) could not start, but was not starting")
-            }
-            stats.started -= 1
-            keys[command.key]!.running = nil
-            discard(line, key: command.key, count: 0, .couldNotStart, into: &effects)
-            becameFree(command.key)
+            notStarted(line, .couldNotStart, into: &effects)
             stop(signalling: false, now: 0, into: &effects)
         case let .withdrawn(line):
-            guard let command = running.removeValue(forKey: line) else {
-                preconditionFailure("CommandQueue: line \(line) withdrawn, but it was not starting")
-            }
-            stats.started -= 1
-            keys[command.key]!.running = nil
-            discard(line, key: command.key, count: 0, .shutdown, into: &effects)
-            becameFree(command.key)
+            notStarted(line, .shutdown, into: &effects)
         case let .timerFired(now):
             while let first = killTimers.first, first.due <= now {
                 _ = killTimers.removeFirst()
@@ -294,6 +241,19 @@ package struct CommandQueue<Key: Hashable> {
         guard let index = keys.index(forKey: key), !keys.values[index].waiting.isEmpty else { return nil }
         waitingCount -= 1
         return keys.values[index].waiting.removeFirst()
+    }
+
+    /// Line `line`'s command, which the queue started, never ran: its line
+    /// is discarded, its slot and its key are free.
+    private mutating func notStarted(_ line: EventNumber, _ why: CommandDiscard,
+                                     into effects: inout [CommandEffect<Key>]) {
+        guard let command = running.removeValue(forKey: line) else {
+            preconditionFailure("CommandQueue: line \(line) did not start, but was not starting")
+        }
+        stats.started -= 1
+        keys[command.key]!.running = nil
+        discard(line, key: command.key, count: 0, why, into: &effects)
+        becameFree(command.key)
     }
 
     /// Line `line`'s command is over: its slot and its key are free.
