@@ -50,6 +50,35 @@ private func isZombie(_ pid: pid_t) -> Bool {
     return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
 }
 
+/// Everything `fd` gives until every writer has closed it (10 s at most).
+private func readToEnd(_ fd: Int32) -> [UInt8] {
+    var all: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&entry, 1, 100)
+        let n = read(fd, &chunk, chunk.count)
+        if n == 0 { break }
+        if n > 0 { all += chunk[..<n] }
+    }
+    return all
+}
+
+/// Fills the FIFO at `path`, which a reader holds open, with `X`s through a
+/// writer of its own; how many bytes went in.
+private func fill(_ path: String) -> Int {
+    let filler = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    defer { close(filler) }
+    let block = [UInt8](repeating: 0x58, count: 4096)
+    var filled = 0
+    while true {
+        let n = write(filler, block, block.count)
+        if n <= 0 { return filled }
+        filled += n
+    }
+}
+
 /// `count` lines of 60 bytes: more than a FIFO holds, once discarded.
 private func flood(_ count: Int) -> String {
     (0..<count).map { "flood \($0) " + String(repeating: "x", count: 59 - "flood \($0) ".utf8.count) + "\n" }.joined()
@@ -57,26 +86,41 @@ private func flood(_ count: Int) -> String {
 
 @Suite("--exec while a write waits for its reader, end to end", .serialized)
 struct ExecWhileWriteWaitsTests {
-    /// The command's first line, run by `sh -c`: its pid, written whole.
-    private func recordsPid(_ dir: String) -> String { "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; " }
+    /// A command that writes its pid (whole: moved into place), then says
+    /// in `got` that SIGTERM came and exits 0.
+    private func reportsTerm(_ dir: String) -> String {
+        "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; "
+            + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; sleep 300 & wait"
+    }
+
+    /// A command that writes its pid and ignores SIGTERM.
+    private func ignoresTerm(_ dir: String) -> String {
+        "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; trap '' TERM; exec sleep 300"
+    }
+
+    /// pace with `arguments` (stdin a 1 MiB pipe): `first` is written, its
+    /// command starts (its pid file), then `rest`, and pace waits to write
+    /// to the full pipe or FIFO `reader` reads (stderr's when nil), asleep.
+    private func stalledPace(_ arguments: [String], _ scratch: FifoScratch, then rest: String,
+                             stalledOn reader: Int32? = nil) throws -> PipedPace {
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        let pace = try PipedPace(arguments, options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        pace.write(rest)
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader ?? pace.errors) != nil)
+        #expect(pace.waitUntilAsleep())
+        return pace
+    }
 
     @Test("live: the first SIGTERM reaches the running command while --dropped's FIFO is full")
     func firstSignalReachesCommand() throws {
         let scratch = FifoScratch("pace-exec-wait-term")
-        let dir = scratch.path
         let reader = scratch.fifoReader("d")
-        // The command says it got SIGTERM in a file, then exits 0.
-        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
-            + "sleep 300 & wait"
-        var options = PipedPace.Options()
-        options.stdinPipeSize = 1 << 20
-        let pace = try PipedPace(["--throttle", "1h", "--exec", command, "--dropped", dir + "/d"], options)
-        pace.write("first\n")
-        #expect(waitUntil { scratch.pid("pid") != nil })
-        // Every later line is the throttle's to discard, into the FIFO.
-        pace.write(flood(1_500))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
+        // Every line after the first is the throttle's to discard, into the FIFO.
+        let pace = try stalledPace(["--throttle", "1h", "--exec", reportsTerm(scratch.path), "--dropped", scratch.path + "/d"],
+                                   scratch, then: flood(1_500), stalledOn: reader)
         #expect(pace.send(SIGTERM))
         #expect(waitUntil { scratch.exists("got") })
         // pace still waits to write: nothing was read from the FIFO.
@@ -91,32 +135,14 @@ struct ExecWhileWriteWaitsTests {
     @Test("live: after the first SIGTERM the write goes on once read: --dropped gets its lines in order, exit 143")
     func writeGoesOnAfterFirstSignal() throws {
         let scratch = FifoScratch("pace-exec-wait-read")
-        let dir = scratch.path
         let reader = scratch.fifoReader("d")
-        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
-            + "sleep 300 & wait"
-        var options = PipedPace.Options()
-        options.stdinPipeSize = 1 << 20
-        let pace = try PipedPace(["--throttle", "1h", "--exec", command, "--dropped", dir + "/d"], options)
-        pace.write("first\n")
-        #expect(waitUntil { scratch.pid("pid") != nil })
         let lines = flood(1_500)
-        pace.write(lines)
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
+        let pace = try stalledPace(["--throttle", "1h", "--exec", reportsTerm(scratch.path), "--dropped", scratch.path + "/d"],
+                                   scratch, then: lines, stalledOn: reader)
         #expect(pace.send(SIGTERM))
         #expect(waitUntil { scratch.exists("got") })
         // Now the FIFO is read to its end (pace's exit closes it).
-        var got: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, 100)
-            let n = read(reader, &chunk, chunk.count)
-            if n == 0 { break }
-            if n > 0 { got += chunk[..<n] }
-        }
+        let got = readToEnd(reader)
         let end = pace.finish(timeout: 5, closingInput: false)
         #expect(end.status == 143)
         #expect(end.errors == "")
@@ -127,18 +153,9 @@ struct ExecWhileWriteWaitsTests {
     @Test("live: the first SIGTERM reaches the running command while stderr is full (--trace)")
     func firstSignalWhileStderrWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-stderr")
-        let dir = scratch.path
-        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
-            + "sleep 300 & wait"
-        var options = PipedPace.Options()
-        options.stdinPipeSize = 1 << 20
-        let pace = try PipedPace(["--throttle", "1h", "--trace", "--exec", command], options)
-        pace.write("first\n")
-        #expect(waitUntil { scratch.pid("pid") != nil })
         // Each discarded line is traced: stderr, which nobody reads, fills.
-        pace.write(flood(1_500))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: pace.errors) != nil)
-        #expect(pace.waitUntilAsleep())
+        let pace = try stalledPace(["--throttle", "1h", "--trace", "--exec", reportsTerm(scratch.path)], scratch,
+                                   then: flood(1_500))
         #expect(pace.send(SIGTERM))
         #expect(waitUntil { scratch.exists("got") })
         #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: pace.errors) >= 60_000)
@@ -151,35 +168,17 @@ struct ExecWhileWriteWaitsTests {
     func waitingLinesAfterTheWrite() throws {
         let scratch = FifoScratch("pace-exec-wait-queue")
         let dir = scratch.path
-        let command = recordsPid(dir) + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; "
-            + "sleep 300 & wait"
-        var options = PipedPace.Options()
-        options.stdinPipeSize = 1 << 20
         // Every line passes the limit; the first runs, the others wait for
         // it; the trace of each fills stderr, which nobody reads.
-        let pace = try PipedPace(["--limit", "1000000/1s", "--trace", "--exec", command, "--dropped", dir + "/d"],
-                                 options)
-        pace.write("first\n")
-        #expect(waitUntil { scratch.pid("pid") != nil })
         let lines = flood(1_500)
-        pace.write(lines)
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: pace.errors) != nil)
-        #expect(pace.waitUntilAsleep())
+        let pace = try stalledPace(["--limit", "1000000/1s", "--trace", "--exec", reportsTerm(dir), "--dropped", dir + "/d"],
+                                   scratch, then: lines)
         #expect(pace.send(SIGTERM))
         #expect(waitUntil { scratch.exists("got") })
         // Nothing went to --dropped while stderr was full.
         #expect(FileManager.default.contents(atPath: dir + "/d") == Data())
         // stderr read to its end, as pace goes on.
-        var errors: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            var entry = pollfd(fd: pace.errors, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, 100)
-            let n = read(pace.errors, &chunk, chunk.count)
-            if n == 0 { break }
-            if n > 0 { errors += chunk[..<n] }
-        }
+        let errors = readToEnd(pace.errors)
         let end = pace.finish(timeout: 5, closingInput: false)
         #expect(end.status == 143)
         // The waiting lines, then those read after them, never run: the
@@ -199,8 +198,6 @@ struct ExecWhileWriteWaitsTests {
         let dir = scratch.path
         // stderr is a FIFO the test reads and can fill.
         let reader = scratch.fifoReader("err")
-        let filler = open(dir + "/err", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        defer { if filler >= 0 { close(filler) } }
         let command = "trap 'echo > \(dir)/got-$PACE_KEY; exit 0' TERM; echo > \(dir)/up-$PACE_KEY; sleep 300 & wait"
         let pace = try PipedPace(["--throttle", "1s", "--key-field", "1", "--jobs", "3", "--trace", "--kill-after", "30s",
                                   "--exec", command],
@@ -215,26 +212,11 @@ struct ExecWhileWriteWaitsTests {
             if n > 0 { errors += chunk[..<n] }
             return errors.count { $0 == 0x0A } == 6
         })
-        var filled = 0
-        let block = [UInt8](repeating: 0x58, count: 4096)
-        while true {
-            let n = write(filler, block, block.count)
-            if n <= 0 { break }
-            filled += n
-        }
-        #expect(filled > 0)
+        #expect(fill(dir + "/err") > 0)
         #expect(pace.send(SIGTERM))
         #expect(waitUntil { ["a", "b", "c"].allSatisfy { scratch.exists("got-" + $0) } })
         // stderr is then read to its end.
-        close(filler)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            var entry = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, 100)
-            let n = read(reader, &chunk, chunk.count)
-            if n == 0 { break }
-            if n > 0 { errors += chunk[..<n] }
-        }
+        errors += readToEnd(reader)
         let end = pace.finish(timeout: 5, closingInput: false)
         #expect(end.status == 143)
         let trace = String(decoding: errors.filter { $0 != 0x58 }, as: UTF8.self).split(separator: "\n")
@@ -255,10 +237,7 @@ struct ExecWhileWriteWaitsTests {
         // k1's command runs; k2's and k3's lines wait for it (one job).
         pace.write("k1 a\nk2 a\nk3 a\n")
         #expect(waitUntil { scratch.exists("up-k1") })
-        let filler = open(dir + "/d", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        let block = [UInt8](repeating: 0x58, count: 4096)
-        while write(filler, block, block.count) > 0 {}
-        close(filler)
+        #expect(fill(dir + "/d") > 0)
         // The throttle's discard waits for the full FIFO.
         pace.write("k1 again\n")
         #expect(pace.waitUntilInputDrained())
@@ -274,20 +253,10 @@ struct ExecWhileWriteWaitsTests {
     @Test("live: --kill-after's SIGKILL follows the first SIGTERM on time while --dropped's FIFO is full")
     func killAfterWhileWriteWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-kill")
-        let dir = scratch.path
         let reader = scratch.fifoReader("d")
-        // The command ignores SIGTERM.
-        let command = recordsPid(dir) + "trap '' TERM; exec sleep 300"
-        var options = PipedPace.Options()
-        options.stdinPipeSize = 1 << 20
-        let pace = try PipedPace(["--throttle", "1h", "--exec", command, "--kill-after", "100ms",
-                                  "--dropped", dir + "/d"], options)
-        pace.write("first\n")
-        #expect(waitUntil { scratch.pid("pid") != nil })
+        let pace = try stalledPace(["--throttle", "1h", "--exec", ignoresTerm(scratch.path), "--kill-after", "100ms",
+                                    "--dropped", scratch.path + "/d"], scratch, then: flood(1_500), stalledOn: reader)
         let commandPid = try #require(scratch.pid("pid"))
-        pace.write(flood(1_500))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
         #expect(pace.send(SIGTERM))
         // Killed, and not reaped: pace still waits to write.
         #expect(waitUntil { isZombie(commandPid) })
@@ -301,21 +270,14 @@ struct ExecWhileWriteWaitsTests {
     @Test("live: restart's SIGKILL goes on time while --dropped's FIFO is full, with no signal to pace")
     func restartKillWhileWriteWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-restart")
-        let dir = scratch.path
         let reader = scratch.fifoReader("d")
-        let command = recordsPid(dir) + "trap '' TERM; exec sleep 300"
-        var options = PipedPace.Options()
-        options.stdinPipeSize = 1 << 20
-        let pace = try PipedPace(["--throttle", "1ns", "--exec", command, "--on-busy", "restart", "--kill-after", "300ms",
-                                  "--dropped", dir + "/d"], options)
-        pace.write("first\n")
-        #expect(waitUntil { scratch.pid("pid") != nil })
-        let commandPid = try #require(scratch.pid("pid"))
         // `second` restarts the first command (which ignores the SIGTERM)
         // and waits; the lines after it, read with it or after, each
         // replace the waiting one or are the throttle's: all go to the FIFO.
-        pace.write("second\n" + flood(1_500))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        let pace = try stalledPace(["--throttle", "1ns", "--exec", ignoresTerm(scratch.path), "--on-busy", "restart",
+                                    "--kill-after", "300ms", "--dropped", scratch.path + "/d"],
+                                   scratch, then: "second\n" + flood(1_500), stalledOn: reader)
+        let commandPid = try #require(scratch.pid("pid"))
         #expect(waitUntil { isZombie(commandPid) })
         #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: reader) >= 60_000)
         #expect(pace.send(SIGTERM))
