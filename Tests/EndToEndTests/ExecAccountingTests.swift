@@ -225,6 +225,33 @@ struct ExecAccountingTests {
         #expect([pid(one), pid(three)].allSatisfy(isGone))
     }
 
+    @Test("--resolve-after, SIGTERM: resolved lines never run count as commands not run, not as dropped, and emitted stays what ran")
+    func resolvedCopiesNotRun() throws {
+        let dir = NSTemporaryDirectory() + "pace-resolved-not-run-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(dir, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // a's command runs; b, c and d wait; then each key's episode
+        // resolves, and its resolved line waits too.
+        let pace = try PipedPace(["--limit", "1000/1s", "--key-field", "1", "--resolve-after", "100ms", "--stats", "--trace",
+                                  "--dropped", dir + "/dropped", "--exec", "exec sleep 300"])
+        pace.write("a 1\nb 1\nc 1\nd 1\n")
+        var resolved = 0
+        while resolved < 4, let line = pace.readLine(stderr: true) {
+            if line.hasSuffix("(this line again)") { resolved += 1 }
+        }
+        #expect(resolved == 4)
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 10, closingInput: false)
+        #expect(end.status == 143)
+        func row(_ name: String) -> String? {
+            end.errors.split(separator: "\n").first { $0.hasPrefix("  \(name):") }.map { String($0.split(separator: " ").last!) }
+        }
+        #expect(row("events in") == "4" && row("emitted") == "1" && row("dropped") == "3")
+        #expect(row("commands run") == "1" && row("commands not run") == "7")
+        // The copies go to no file: --dropped has the input lines alone.
+        #expect((try? String(contentsOfFile: dir + "/dropped", encoding: .utf8)) == "b 1\nc 1\nd 1\n")
+    }
+
     @Test("SIGUSR1: the stats so far count the commands too")
     func statsSoFar() throws {
         let c = try Commands("echo \"start $n $$\"; gate $n; ev end")

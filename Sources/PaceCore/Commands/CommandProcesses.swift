@@ -84,6 +84,7 @@ extension CommandRunner {
             }
         case let .discard(line, why):
             if traceWriter != nil { trace(line, notRunText(why, occasion)) }
+            if line & Self.resolvedLine != 0 { copiesNotRun += 1 }
             // A resolved line never run goes to no file: it is a copy.
             if let line = stored.removeValue(forKey: line), line.mark != .resolved {
                 stored.releaseSpareCapacity()

@@ -52,13 +52,21 @@ package struct CommandStats: Equatable, Sendable {
     package var restarted: Int64 = 0
     /// Lines whose command never ran.
     package var notRun: Int64 = 0
+    /// Of those, `--resolve-after`'s resolved lines: copies, which go to no
+    /// file and were never counted as emitted.
+    package var copiesNotRun: Int64 = 0
 
-    package init(run: Int64 = 0, failed: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0) {
+    package init(run: Int64 = 0, failed: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0, copiesNotRun: Int64 = 0) {
         self.run = run
         self.failed = failed
         self.restarted = restarted
         self.notRun = notRun
+        self.copiesNotRun = copiesNotRun
     }
+
+    /// The input lines whose command never ran: what `--dropped` got of
+    /// them, and what emitted and dropped count.
+    package var linesNotRun: Int64 { notRun - copiesNotRun }
 }
 
 package final class CommandRunner<Dropped: LineSink> {
@@ -126,6 +134,8 @@ package final class CommandRunner<Dropped: LineSink> {
     /// `--batch`: the lines of discarded batches besides their last, which
     /// the queue (one entry a batch) does not count as not run.
     var batchLinesNotRun: Int64 = 0
+    /// Resolved lines never run (`CommandStats.copiesNotRun`).
+    var copiesNotRun: Int64 = 0
     /// The first command that could not be started: its line and errno.
     package internal(set) var startFailure: (line: EventNumber, errno: Int32)?
     var ready: [(events: UInt32, tag: UInt64)] = []
@@ -197,7 +207,7 @@ package final class CommandRunner<Dropped: LineSink> {
     package var isIdle: Bool { queue.runningCount == 0 && queue.waitingCount == 0 }
     package var stats: CommandStats {
         CommandStats(run: queue.stats.started, failed: failed, restarted: queue.stats.restarted,
-                     notRun: queue.stats.notRun + batchLinesNotRun)
+                     notRun: queue.stats.notRun + batchLinesNotRun, copiesNotRun: copiesNotRun)
     }
     /// What the commands add to pace's exit status: 1 if one could not be
     /// started, else 123 if one failed, else 0. (A signal's 130 or 143 wins

@@ -45,7 +45,8 @@ extension WatchFigures {
     /// skip` (under `error` the line that ended input is read and bad-time
     /// only; a passed one is emitted).
     init(_ stats: SchedulerStats, _ report: RunReport, pending: Int64, commands: CommandStats?, virtualTime: Instant?) {
-        let notRun = commands?.notRun ?? 0
+        // Resolved copies never run were never emitted, and go to no file.
+        let notRun = commands?.linesNotRun ?? 0
         // An exempt line never meets the policy (not in eventsIn), and is
         // written, or run, at once (SPEC: emitted, exempt lines included).
         linesRead = stats.eventsIn + report.badTime + (report.skipsEmptyLines ? report.emptyLines : 0) + report.exempt

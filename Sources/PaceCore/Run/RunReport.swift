@@ -131,7 +131,7 @@ package struct RunReport: Equatable, Sendable {
     /// `--stats`' dropped): events that entered the policy and did not come
     /// out and are not pending, lines skipped, and lines `--exec` never ran.
     package var dropped: Int64 {
-        Self.discarded(scheduler, pending: pending, skipped: skipped, notRun: commands?.notRun ?? 0)
+        Self.discarded(scheduler, pending: pending, skipped: skipped, notRun: commands?.linesNotRun ?? 0)
     }
 
     /// The lines the run skipped (see `skipsEmptyLines`).
@@ -139,7 +139,7 @@ package struct RunReport: Equatable, Sendable {
 
     /// Written or run: what the policy emitted, less the lines whose
     /// command never ran.
-    package var emitted: Int64 { scheduler.emitted - (commands?.notRun ?? 0) }
+    package var emitted: Int64 { scheduler.emitted - (commands?.linesNotRun ?? 0) }
 
     /// What `--dropped` gets, from the counters: the one formula of
     /// `--stats` and `--metrics`.
