@@ -20,7 +20,10 @@
 // have been sent theirs: a SIGCONT meanwhile has discarded it. One that came
 // before the raise (which would discard a pending SIGCONT in turn) is still
 // pending when the handler begins, SIGCONT being blocked in it: then nothing
-// is stopped at all.
+// is stopped at all. One that comes between that look and the raise is
+// discarded by the raise, and pace stays stopped until the next SIGCONT: the
+// window every program that stops itself from a SIGTSTP handler has
+// (docs/CHOICES.md).
 
 import Glibc
 
