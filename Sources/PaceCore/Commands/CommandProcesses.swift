@@ -16,16 +16,23 @@ extension CommandRunner {
         // `--dropped`, a message), and a write may wait for a stalled
         // reader, which a SIGTERM must not wait behind (SPEC).
         for effect in effects where effect.isSignal { try perform(effect, on: occasion) }
-        // A failed write (a second signal's, a full disk) does not end the
-        // batch: the lines after it are counted as not run all the same
-        // (SPEC: a second signal says how many), the first error is thrown.
+        let writes = effects.lazy.filter { !$0.isSignal }.map { ($0, occasion) }
+        // While a write waits for its reader, signals only.
+        if writeWaiting {
+            deferred.append(contentsOf: writes)
+        } else {
+            try performEach(writes)
+        }
+    }
+
+    /// Carries out `effects` in order. A failed write (a second signal's,
+    /// a full disk) does not end them: the lines after it are counted as
+    /// not run all the same (SPEC: a second signal says how many); the
+    /// first error is thrown after.
+    func performEach<Effects: Sequence>(_ effects: Effects) throws(OutputError)
+        where Effects.Element == (CommandEffect<[UInt8]>, Occasion) {
         var failure: OutputError?
-        for effect in effects where !effect.isSignal {
-            // While a write waits for its reader, signals only.
-            if writeWaiting {
-                deferred.append((effect, occasion))
-                continue
-            }
+        for (effect, occasion) in effects {
             do throws(OutputError) { try perform(effect, on: occasion) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }
@@ -46,13 +53,10 @@ extension CommandRunner {
                 // `restart` stopped it before it started (its start waited
                 // for a write): it gets the signals now, before any trace
                 // is written, which may wait in its turn.
-                let sent = queue.signalsSent(to: line)
-                if sent.terminated { send(SIGTERM, to: line) }
-                if sent.killed { send(SIGKILL, to: line) }
+                let caughtUp = sendSignalsAskedFor(line)
                 if traceWriter != nil {
                     trace(line, "command started")
-                    if sent.terminated { trace(line, "command sent SIGTERM: restarted") }
-                    if sent.killed { trace(line, "command sent SIGKILL: still running after --kill-after") }
+                    traceSignals(caughtUp, of: line)
                 }
             }
         case let .terminate(line):

@@ -35,16 +35,29 @@ extension CommandRunner {
         // What the queue asked before the write began and the runner had not
         // sent yet (its effects wait behind the write, a trace line before a
         // signal): sent now.
-        for (line, child) in children where !child.killed {
-            let sent = queue.signalsSent(to: line)
-            if sent.terminated && !child.signalled {
-                send(SIGTERM, to: line)
-                trace(line, shutDown ? "command sent SIGTERM: pace is stopping" : "command sent SIGTERM: restarted")
-            }
-        }
+        for line in children.keys { traceSignals(sendSignalsAskedFor(line), of: line) }
         let now = clock()
         if let due = queue.nextDeadline, due <= now { try? perform(queue.reduce(.timerFired(now: now)), on: .killTimer) }
         return queue.nextDeadline.map { max(.zero, $0.saturatingDistance(from: clock())) }
+    }
+
+    /// The signals the queue asked for line `line`'s command that it has
+    /// not been sent (their effects waited behind a write, or came before
+    /// it started): sent now. Returns which were.
+    func sendSignalsAskedFor(_ line: EventNumber) -> (terminated: Bool, killed: Bool) {
+        guard let child = children[line] else { return (false, false) }
+        let asked = queue.signalsSent(to: line)
+        let caughtUp = (terminated: asked.terminated && !child.signalled, killed: asked.killed && !child.killed)
+        if caughtUp.terminated { send(SIGTERM, to: line) }
+        if caughtUp.killed { send(SIGKILL, to: line) }
+        return caughtUp
+    }
+
+    /// `--trace`'s lines for the signals `sendSignalsAskedFor` sent.
+    func traceSignals(_ sent: (terminated: Bool, killed: Bool), of line: EventNumber) {
+        guard traceWriter != nil else { return }
+        if sent.terminated { trace(line, shutDown ? "command sent SIGTERM: pace is stopping" : "command sent SIGTERM: restarted") }
+        if sent.killed { trace(line, "command sent SIGKILL: still running after --kill-after") }
     }
 
     /// What was deferred while a write waited: the trace of the signals it
@@ -56,11 +69,6 @@ extension CommandRunner {
         for (line, what) in lines { trace(line, what) }
         let effects = deferred
         deferred = []
-        // As `perform`: every effect, the first error thrown after.
-        var failure: OutputError?
-        for (effect, occasion) in effects {
-            do throws(OutputError) { try perform(effect, on: occasion) } catch { failure = failure ?? error }
-        }
-        if let failure { throw failure }
+        try performEach(effects)
     }
 }
