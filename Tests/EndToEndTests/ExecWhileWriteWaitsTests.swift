@@ -11,38 +11,6 @@ import Foundation
 import Glibc
 import Testing
 
-/// A scratch directory, removed with the value, with FIFOs whose read ends
-/// the test holds (non-blocking), so pace's open of them does not wait.
-private final class FifoScratch {
-    let path: String
-    private var descriptors: [Int32] = []
-
-    init(_ name: String) {
-        path = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UUID().uuidString)"
-        #expect(mkdir(path, 0o700) == 0)
-    }
-
-    func fifoReader(_ name: String) -> Int32 {
-        #expect(mkfifo(path + "/" + name, 0o600) == 0)
-        let fd = open(path + "/" + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        descriptors.append(fd)
-        return fd
-    }
-
-    /// The pid a command wrote to `name` (written whole: moved into place).
-    func pid(_ name: String) -> pid_t? {
-        (try? String(contentsOfFile: path + "/" + name, encoding: .utf8))
-            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-
-    func exists(_ name: String) -> Bool { access(path + "/" + name, F_OK) == 0 }
-
-    deinit {
-        for fd in descriptors { close(fd) }
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 /// Whether `pid` is a zombie: dead, its parent (pace) not having reaped it.
 private func isZombie(_ pid: pid_t) -> Bool {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

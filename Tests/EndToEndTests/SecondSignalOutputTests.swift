@@ -20,39 +20,6 @@ private func wholeLines(waitingIn reader: Int32) -> Int {
     return got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
 }
 
-/// A scratch directory, removed with the value; `input` writes a file
-/// there and opens it for pace's stdin (its offset shared with the test).
-private final class Scratch {
-    let path: String
-    private var descriptors: [Int32] = []
-
-    init(_ name: String) {
-        path = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UUID().uuidString)"
-        #expect(mkdir(path, 0o700) == 0)
-    }
-
-    func input(_ text: String) -> Int32 {
-        #expect(FileManager.default.createFile(atPath: path + "/in", contents: Data(text.utf8)))
-        let fd = open(path + "/in", O_RDONLY | O_CLOEXEC)
-        descriptors.append(fd)
-        return fd
-    }
-
-    /// Makes the FIFO `name` there and opens its read end (non-blocking,
-    /// closed with the value), so pace's open of it does not wait.
-    func fifoReader(_ name: String) -> Int32 {
-        #expect(mkfifo(path + "/" + name, 0o600) == 0)
-        let fd = open(path + "/" + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        descriptors.append(fd)
-        return fd
-    }
-
-    deinit {
-        for fd in descriptors { close(fd) }
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 @Suite("A second signal and the outputs, end to end", .serialized)
 struct SecondSignalOutputTests {
     @Test("a second signal still writes out the lines --dropped got in replay, which buffers them")
@@ -62,7 +29,7 @@ struct SecondSignalOutputTests {
         // input (where it writes --dropped out): stdout's writes block in
         // the middle of the run, with discards still in --dropped's buffer.
         let input = padded((0..<40_000).map { "\($0 * 500)us line \($0) " }, width: 100).joined()
-        let scratch = Scratch("pace-second-dropped")
+        let scratch = FifoScratch("pace-second-dropped")
         let directory = scratch.path
         let file = scratch.input(input)
         let pace = try PipedPace(["--replay", "--throttle", "1ms", "--stats", "--dropped", directory + "/d"],
@@ -89,7 +56,7 @@ struct SecondSignalOutputTests {
         // reads, which stalls replay long before stdout's buffer is full.
         let passing = (0..<1_000).map { "1us k\($0) " } + ["2us same "]
         let lines = padded(passing + Array(repeating: "2us same ", count: 19_999), width: 50)
-        let scratch = Scratch("pace-dropped-stall")
+        let scratch = FifoScratch("pace-dropped-stall")
         let directory = scratch.path
         let file = scratch.input(lines.joined())
         let reader = scratch.fifoReader("d")
@@ -123,7 +90,7 @@ struct SecondSignalOutputTests {
         // 999 discarded lines (50 KB, inside --dropped's buffer) after the
         // first `same`, then 30,000 that pass, on which stdout's pipe stalls.
         let lines = padded(Array(repeating: "1us same ", count: 1_000) + (0..<30_000).map { "1us k\($0) " }, width: 50)
-        let scratch = Scratch("pace-dropped-full")
+        let scratch = FifoScratch("pace-dropped-full")
         let file = scratch.input(lines.joined())
         let pace = try PipedPace(["--replay", "--throttle", "1s", "--key-field", "2", "--dropped", "/dev/full"],
                                  .init(stdinFile: file))
@@ -151,7 +118,7 @@ struct SecondSignalOutputTests {
         // 3,000 keys, each line pending an hour; end of input emits them all
         // at once into a pipe nobody reads.
         let lines = padded((0..<3_000).map { "k\($0) " }, width: 100)
-        let scratch = Scratch("pace-second-pending")
+        let scratch = FifoScratch("pace-second-pending")
         let directory = scratch.path
         let file = scratch.input(lines.joined())
         let pace = try PipedPace(["--debounce", "1h", "--key-field", "1", "--stats", "--metrics", directory + "/m",
@@ -181,7 +148,7 @@ struct SecondSignalOutputTests {
         // 1,200 lines of 50 bytes (60 KB, all in stdin's pipe at once) are
         // 82 KB once recorded with their times: more than the FIFO holds.
         let lines = padded((0..<1_200).map { "k\($0) " }, width: 50)
-        let scratch = Scratch("pace-record-stall")
+        let scratch = FifoScratch("pace-record-stall")
         let directory = scratch.path
         let reader = scratch.fifoReader("r")
         let pace = try PipedPace(["--throttle", "1s", "--record", directory + "/r"],
@@ -206,7 +173,7 @@ struct SecondSignalOutputTests {
         // stalls while the lines are recorded, not after. The line being
         // recorded then was never taken, and pace leaves it in the file.
         let lines = padded((0..<4_000).map { "k\($0) " }, width: 50)
-        let scratch = Scratch("pace-record-stall-file")
+        let scratch = FifoScratch("pace-record-stall-file")
         let directory = scratch.path
         let file = scratch.input(lines.joined())
         let reader = scratch.fifoReader("r")
@@ -234,7 +201,7 @@ struct SecondSignalOutputTests {
         // Every line passes, each with its prefixes; the lines are of a width
         // that makes a buffer fill at a prefix, before the line is stored.
         let lines = (0..<200_000).map { "\(1_795_953_600 + $0).000000 k\($0 % 50) " + String(repeating: "x", count: 30) + "\n" }
-        let scratch = Scratch("pace-count-stall")
+        let scratch = FifoScratch("pace-count-stall")
         let file = scratch.input(lines.joined())
         let pace = try PipedPace(["--replay", "--throttle", "1ns", "--stats"] + prefixes, .init(stdinFile: file))
         #expect(pace.waitUntilBlockedWriting(holding: 65_000) != nil)

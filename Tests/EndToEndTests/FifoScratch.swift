@@ -1,0 +1,50 @@
+// A scratch directory for the tests whose outputs are FIFOs nobody reads (a
+// stalled `--dropped` or `--record`, stderr): the FIFOs' read ends, held by
+// the test, an input file whose offset the test shares with pace, and what
+// pace's commands leave there.
+
+import Foundation
+import Glibc
+import Testing
+
+/// A scratch directory, removed with the value.
+final class FifoScratch {
+    let path: String
+    private var descriptors: [Int32] = []
+
+    init(_ name: String) {
+        path = NSTemporaryDirectory() + "\(name)-\(getpid())-\(UUID().uuidString)"
+        #expect(mkdir(path, 0o700) == 0)
+    }
+
+    /// Writes `text` to the file `in` there and opens it for pace's stdin
+    /// (its offset shared with the test; closed with the value).
+    func input(_ text: String) -> Int32 {
+        #expect(FileManager.default.createFile(atPath: path + "/in", contents: Data(text.utf8)))
+        let fd = open(path + "/in", O_RDONLY | O_CLOEXEC)
+        descriptors.append(fd)
+        return fd
+    }
+
+    /// Makes the FIFO `name` there and opens its read end (non-blocking,
+    /// closed with the value), so pace's open of it does not wait.
+    func fifoReader(_ name: String) -> Int32 {
+        #expect(mkfifo(path + "/" + name, 0o600) == 0)
+        let fd = open(path + "/" + name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        descriptors.append(fd)
+        return fd
+    }
+
+    /// The pid a command wrote to `name` (written whole: moved into place).
+    func pid(_ name: String) -> pid_t? {
+        (try? String(contentsOfFile: path + "/" + name, encoding: .utf8))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    func exists(_ name: String) -> Bool { access(path + "/" + name, F_OK) == 0 }
+
+    deinit {
+        for fd in descriptors { close(fd) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
