@@ -93,6 +93,7 @@ extension CommandRunner {
             if let line = stored.removeValue(forKey: line), line.mark != .resolved {
                 stored.releaseSpareCapacity()
                 let lines = Int64(max(line.batchSize, 1))
+                if let key = line.countedKey { key.withUnsafeBytes { notRunCounted?($0, lines) } }
                 if why == .shutdown { notRunAtShutdown += lines }
                 batchLinesNotRun += lines - 1
                 try discard(line)

@@ -83,6 +83,10 @@ package final class CommandRunner<Dropped: LineSink> {
     /// `--progress`: erases the status line before a command starts, whose
     /// output goes to the terminal the line is on.
     package var beforeStarting: (() -> Void)?
+    /// `--stats`' key table: told of each emitted line (by its key as the
+    /// scheduler keeps it) whose command never runs, which the table then
+    /// counts dropped.
+    package var notRunCounted: ((UnsafeRawBufferPointer, Int64) -> Void)?
 
     /// A line waiting for its command: with `--batch`, the batch's last
     /// line, the lines before it (each followed by `\n`) and its size (0
@@ -95,6 +99,9 @@ package final class CommandRunner<Dropped: LineSink> {
         var batchSize: Int32 = 0
         /// `--resolve-after`'s mark (PACE_EVENT), `.none` without it.
         var mark: EpisodeMark = .none
+        /// With `notRunCounted`, a line the policy emitted (not exempt,
+        /// passed or resolved): its key as the scheduler keeps it.
+        var countedKey: [UInt8]? = nil
     }
 
     struct Child {
@@ -235,9 +242,10 @@ package final class CommandRunner<Dropped: LineSink> {
                        kept: Bool = false, before: [UInt8] = [], batchSize: Int32 = 0) throws(OutputError) {
         latestTime = time
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
-        stored[id] = Stored(line: Array(line), key: shownKey ?? Array(key), time: time, before: before,
-                            batchSize: batchSize, mark: mark)
         let origin: LineOrigin = mark == .resolved ? .resolved : kept || mark == .exempt ? .outsidePolicy : .policy
+        stored[id] = Stored(line: Array(line), key: shownKey ?? Array(key), time: time, before: before,
+                            batchSize: batchSize, mark: mark,
+                            countedKey: notRunCounted != nil && origin == .policy ? Array(key) : nil)
         try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(), origin: origin)),
                     on: .submitted(id))
     }

@@ -33,6 +33,8 @@ package protocol CommandWatch: AnyObject {
     func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?)
     /// `--progress`: `erase` is called before each command starts.
     func eraseBeforeStarting(_ erase: @escaping () -> Void)
+    /// `--stats`' key table: `body` is told of the emitted lines never run.
+    func countNotRun(_ body: @escaping (UnsafeRawBufferPointer, Int64) -> Void)
     /// Some command is running (its output may reach the terminal).
     var running: Bool { get }
     /// A write waits for its reader: signals only (a first terminating
@@ -46,6 +48,7 @@ extension CommandWatch {
     package func useTimeline(_ timeline: LiveTimeline) {}
     package func finish(_ report: inout RunReport, signals: RunSignals, look: () -> Nanoseconds?) {}
     package func eraseBeforeStarting(_ erase: @escaping () -> Void) {}
+    package func countNotRun(_ body: @escaping (UnsafeRawBufferPointer, Int64) -> Void) {}
     package var running: Bool { false }
     package func actWhileWriteWaits(terminating: Bool) -> Nanoseconds? { nil }
 }
@@ -63,6 +66,7 @@ final class RunnerWatch<Dropped: LineSink>: CommandWatch {
     var readinessFD: Int32 { runner.readinessFD }
     var nextDeadline: Instant? { runner.nextDeadline }
     func eraseBeforeStarting(_ erase: @escaping () -> Void) { runner.beforeStarting = erase }
+    func countNotRun(_ body: @escaping (UnsafeRawBufferPointer, Int64) -> Void) { runner.notRunCounted = body }
     var running: Bool { !runner.children.isEmpty }
     var commandStats: CommandStats? { runner.stats }
     func actWhileWriteWaits(terminating: Bool) -> Nanoseconds? { runner.actWhileWriteWaits(terminating: terminating) }

@@ -77,6 +77,15 @@ final class HeavyHitters {
         if let entry = table.find(key, hash: hashBytes(key)) { emitted[Int(entry)] += 1 }
     }
 
+    /// `lines` emissions of `key` were never run after all (`--exec`: a
+    /// signal, `--on-busy drop`): they count as dropped. Not below 0: in a
+    /// summary, the emissions may predate the key's entry.
+    func notRun(_ key: UnsafeRawBufferPointer, lines: Int64) {
+        if let entry = table.find(key, hash: hashBytes(key)) {
+            emitted[Int(entry)] = max(0, emitted[Int(entry)] - lines)
+        }
+    }
+
     /// The `limit` keys with the most events in (ties by key bytes): one
     /// pass over the entries, keeping the best `limit` in order.
     func top(_ limit: Int) -> [KeyCount] {

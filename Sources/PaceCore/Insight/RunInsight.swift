@@ -129,6 +129,15 @@ package final class RunInsight: SchedulerObserver {
         recording?.emitted(emission.number, key: emission.key, at: emission.time)
     }
 
+    /// `--exec`: `lines` emitted lines of `key` (as the scheduler keeps it)
+    /// never ran; the key table counts them dropped, as `--stats`' totals do.
+    package func notRun(_ key: UnsafeRawBufferPointer, lines: Int64) {
+        keyCounts?.notRun(key, lines: lines)
+    }
+
+    /// Whether `notRun` counts anything (`--stats` with `--key-field`).
+    package var countsKeys: Bool { keyCounts != nil }
+
     /// `--resolve-after`: a key's episode closed with a copy of its last
     /// line, which is no emission of its own (the key table does not count
     /// it; `--marbles` draws it as `!`).

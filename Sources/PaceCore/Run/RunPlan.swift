@@ -154,6 +154,7 @@ struct RunPlan {
         guard let insight = RunInsight.wanted(by: configuration, trace: trace) else {
             return drive(policy, keys, NoObserver(), &mode, &input, &sink)
         }
+        if insight.countsKeys { mode.commands?.countNotRun { key, lines in insight.notRun(key, lines: lines) } }
         return drive(policy, keys, insight, &mode, &input, &sink)
     }
 

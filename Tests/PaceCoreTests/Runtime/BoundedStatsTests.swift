@@ -85,6 +85,19 @@ private func keyBytes<R>(_ key: String, _ body: (UnsafeRawBufferPointer) -> R) -
         #expect(top[0].dropped == 51)
     }
 
+    @Test func linesNeverRunMoveFromEmittedToDropped() {
+        let table = HeavyHitters(capacity: 4)
+        for _ in 0..<5 { keyBytes("a") { table.entered($0) } }
+        for _ in 0..<3 { keyBytes("a") { table.emitted($0) } }
+        keyBytes("a") { table.notRun($0, lines: 2) }
+        // A key without an entry is ignored; emitted never goes below 0.
+        keyBytes("b") { table.notRun($0, lines: 1) }
+        #expect(table.top(2) == [KeyCount(key: Array("a".utf8), eventsIn: 5, emitted: 1)])
+        keyBytes("a") { table.notRun($0, lines: 5) }
+        #expect(table.top(1) == [KeyCount(key: Array("a".utf8), eventsIn: 5, emitted: 0)])
+        #expect(table.top(1)[0].dropped == 5)
+    }
+
     @Test func theTableSaysWhenItComesFromTheSummary() {
         let rows = [KeyCount(key: Array("a".utf8), eventsIn: 500, emitted: 100, error: 20),
                     KeyCount(key: Array("bb".utf8), eventsIn: 300, emitted: 50, error: 7)]
