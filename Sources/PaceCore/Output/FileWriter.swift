@@ -34,6 +34,13 @@ package final class FileWriter {
 
     @inline(__always)
     package func write(_ line: UnsafeRawBufferPointer, at time: Instant) throws(OutputError) {
+        // After a second signal gave up a write, a line is not written but
+        // counted: buffered, it would never be written out, and written, it
+        // would give up again (the run carries on its discards meanwhile).
+        if case .interrupted? = failure {
+            linesNotWritten += 1
+            return
+        }
         do throws(OutputError) { try sink.write(line, at: time) } catch {
             if case .interrupted = error { countsLineWritten = true }
             throw fail(error)
@@ -57,9 +64,10 @@ package final class FileWriter {
         switch error {
         case .brokenPipe: named = .failed(target: target, errno: EPIPE)
         case .failed: named = error
-        // The error's count is what stdout did not get; this file's is kept.
+        // The error's count is what stdout did not get; this file's is kept,
+        // over every write that gave up.
         case let .interrupted(lines):
-            linesNotWritten = lines
+            linesNotWritten += lines
             named = .interrupted(linesNotWritten: 0)
         }
         failure = named
