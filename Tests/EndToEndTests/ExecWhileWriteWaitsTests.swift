@@ -238,6 +238,39 @@ struct ExecWhileWriteWaitsTests {
         if end.status == nil && !isZombie(commandPid) { kill(-commandPid, SIGKILL) }
     }
 
+    @Test("live: a command SIGTERM ended is reaped when --kill-after comes, while --dropped's FIFO is full: not sent SIGKILL, not traced still running")
+    func endedCommandNotKilledWhileWriteWaits() throws {
+        let scratch = FifoScratch("pace-exec-wait-ended")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        // The command is `sleep` itself: SIGTERM ends it and empties its group.
+        // The trace goes to a file, which never stalls.
+        var options = PipedPace.Options()
+        options.stdinPipeSize = 1 << 20
+        options.launcher = ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\(dir)/err"]
+        let pace = try PipedPace(["--throttle", "1h", "--trace", "--kill-after", "100ms", "--dropped", dir + "/d",
+                                  "--exec", "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; exec sleep 300"],
+                                 options)
+        pace.write("first\n")
+        #expect(waitUntil { scratch.pid("pid") != nil })
+        let commandPid = try #require(scratch.pid("pid"))
+        pace.write(flood(1_500))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        // Dead of the SIGTERM, then reaped at --kill-after's time, while
+        // pace still waits to write.
+        #expect(waitUntil { isGone(commandPid) })
+        #expect(pace.process.isRunning && PipedPace.bytesWaiting(in: reader) >= 60_000)
+        _ = readToEnd(reader)
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        let trace = ((try? String(contentsOfFile: dir + "/err", encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(trace.contains("pace: trace: line 1: command sent SIGTERM: pace is stopping"))
+        #expect(trace.contains("pace: trace: line 1: command killed by signal 15"))
+        #expect(!trace.contains { $0.contains("SIGKILL") })
+    }
+
     @Test("live: restart's SIGKILL goes on time while --dropped's FIFO is full, with no signal to pace")
     func restartKillWhileWriteWaits() throws {
         let scratch = FifoScratch("pace-exec-wait-restart")

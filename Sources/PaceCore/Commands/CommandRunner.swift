@@ -210,8 +210,12 @@ package final class CommandRunner<Dropped: LineSink> {
     package var nextDeadline: Instant? { deferred.isEmpty && deferredTrace.isEmpty ? queue.nextDeadline : 0 }
     /// Input has ended and every command has exited.
     package var isFinished: Bool { queue.isFinished }
-    /// Commands running or lines waiting.
-    package var isIdle: Bool { queue.runningCount == 0 && queue.waitingCount == 0 }
+    /// No command running, no line waiting, and nothing deferred behind a
+    /// write (a command reaped while the write waited leaves its trace and
+    /// what the queue then asked).
+    package var isIdle: Bool {
+        queue.runningCount == 0 && queue.waitingCount == 0 && deferred.isEmpty && deferredTrace.isEmpty
+    }
     package var stats: CommandStats {
         CommandStats(run: queue.stats.started, failed: failed, restarted: queue.stats.restarted,
                      notRun: queue.stats.notRun + batchLinesNotRun, copiesNotRun: copiesNotRun)

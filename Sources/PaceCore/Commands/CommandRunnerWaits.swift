@@ -25,6 +25,7 @@ extension CommandRunner {
             }
         }
         if let due = queue.nextDeadline, due <= clock() {
+            try reapTerminated()
             try perform(queue.reduce(.timerFired(now: clock())), on: .killTimer)
         }
     }

@@ -37,8 +37,22 @@ extension CommandRunner {
         // signal): sent now.
         for line in children.keys { traceSignals(sendSignalsAskedFor(line), of: line) }
         let now = clock()
-        if let due = queue.nextDeadline, due <= now { try? perform(queue.reduce(.timerFired(now: now)), on: .killTimer) }
+        if let due = queue.nextDeadline, due <= now {
+            try? reapTerminated()
+            try? perform(queue.reduce(.timerFired(now: now)), on: .killTimer)
+        }
         return queue.nextDeadline.map { max(.zero, $0.saturatingDistance(from: clock())) }
+    }
+
+    /// Before `--kill-after`'s SIGKILLs: the commands SIGTERM has ended
+    /// (their shells exited, not reaped yet) are reaped, so that one gone is
+    /// sent nothing more and not traced "still running". Safe while a write
+    /// waits: a signalled command's end is never reported, its trace waits,
+    /// and what the queue then asks is deferred.
+    func reapTerminated() throws(OutputError) {
+        for line in children.keys.sorted() where children[line].map({ $0.signalled && !$0.killed }) ?? false {
+            try reapIfExited(line)
+        }
     }
 
     /// The signals the queue asked for line `line`'s command that it has
