@@ -160,6 +160,29 @@ struct ExecWhileWriteWaitsTests {
         #expect(trace.filter { $0.hasSuffix(": not run: pace is stopping") }.count == dropped.split(separator: "\n").count)
     }
 
+    @Test("live, --emit-time: the lines waiting at a SIGTERM that came while stderr was full reach --dropped stamped when pace saw it")
+    func waitingLinesStampedAtTheSignal() throws {
+        let scratch = FifoScratch("pace-exec-wait-stamp")
+        let dir = scratch.path
+        let pace = try stalledPace(["--limit", "1000000/1s", "--trace", "--emit-time", "--exec", reportsTerm(dir),
+                                    "--dropped", dir + "/d"], scratch, then: flood(1_500))
+        // Every line was read before this instant; pace sees the signal after it.
+        let signalled = Date().timeIntervalSince1970
+        #expect(pace.send(SIGTERM))
+        #expect(waitUntil { scratch.exists("got") })
+        // The command had its SIGTERM, sent once pace saw the signal, before this.
+        let stopped = Date().timeIntervalSince1970
+        _ = readToEnd(pace.errors)
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        // The first line waiting then, with its discard time.
+        let first = ((try? String(contentsOfFile: dir + "/d", encoding: .utf8)) ?? "").split(separator: "\n").first
+        let fields = first?.split(separator: "\t", maxSplits: 1)
+        #expect(fields?.last?.hasPrefix("flood 0 ") == true)
+        let stamp = fields.flatMap { Double($0[0]) } ?? 0
+        #expect(stamp >= signalled && stamp <= stopped, "stamped \(stamp), signalled at \(signalled), stopped by \(stopped)")
+    }
+
     @Test("live: a SIGTERM while pace is idle and stderr already full reaches every command at once (--trace)")
     func signalWhileIdleWithStderrFull() throws {
         let scratch = FifoScratch("pace-exec-idle-full")

@@ -16,7 +16,8 @@ extension CommandRunner {
         // `--dropped`, a message), and a write may wait for a stalled
         // reader, which a SIGTERM must not wait behind (SPEC).
         for effect in effects where effect.isSignal { try perform(effect, on: occasion) }
-        let writes = effects.lazy.filter { !$0.isSignal }.map { ($0, occasion) }
+        let time = latestTime
+        let writes = effects.lazy.filter { !$0.isSignal }.map { ($0, occasion, time) }
         // While a write waits for its reader, signals only.
         if writeWaiting {
             deferred.append(contentsOf: writes)
@@ -28,11 +29,16 @@ extension CommandRunner {
     /// Carries out `effects` in order. A failed write (a second signal's,
     /// a full disk) does not end them: the lines after it are counted as
     /// not run all the same (SPEC: a second signal says how many); the
-    /// first error is thrown after.
+    /// first error is thrown after. Each is carried out at the time it was
+    /// asked at (a deferred one's is earlier than the latest time given,
+    /// which is kept).
     func performEach<Effects: Sequence>(_ effects: Effects) throws(OutputError)
-        where Effects.Element == (CommandEffect<[UInt8]>, Occasion) {
+        where Effects.Element == (CommandEffect<[UInt8]>, Occasion, Instant) {
+        let latest = latestTime
+        defer { latestTime = latest }
         var failure: OutputError?
-        for (effect, occasion) in effects {
+        for (effect, occasion, time) in effects {
+            latestTime = time
             do throws(OutputError) { try perform(effect, on: occasion) } catch { failure = failure ?? error }
         }
         if let failure { throw failure }

@@ -150,7 +150,9 @@ package final class CommandRunner<Dropped: LineSink> {
     /// only signals are sent; the rest of the queue's effects, and the trace
     /// of those signals, wait in `deferred` and `deferredTrace`.
     var writeWaiting = false
-    var deferred: [(CommandEffect<[UInt8]>, Occasion)] = []
+    /// Each with the time it was asked at: a line discarded then is
+    /// stamped then (`--emit-time`), not when the write let it go.
+    var deferred: [(CommandEffect<[UInt8]>, Occasion, Instant)] = []
     var deferredTrace: [(EventNumber, String)] = []
 
     /// - Parameters:
