@@ -54,11 +54,12 @@ private func flood(_ count: Int) -> String {
 
 @Suite("--exec while a write waits for its reader, end to end", .serialized)
 struct ExecWhileWriteWaitsTests {
-    /// A command that writes its pid (whole: moved into place), then says
-    /// in `got` that SIGTERM came and exits 0.
+    /// A command that writes its pid (whole: moved into place) once its trap
+    /// is set and its `sleep` started (a SIGTERM to its group then reaches
+    /// both), then says in `got` that SIGTERM came and exits 0.
     private func reportsTerm(_ dir: String) -> String {
-        "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; "
-            + "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; sleep 300 & wait"
+        "trap 'echo > \(dir)/got.tmp; mv \(dir)/got.tmp \(dir)/got; exit 0' TERM; sleep 300 & "
+            + "echo $$ > \(dir)/pid.tmp; mv \(dir)/pid.tmp \(dir)/pid; wait"
     }
 
     /// A command that writes its pid and ignores SIGTERM.
@@ -189,7 +190,7 @@ struct ExecWhileWriteWaitsTests {
         let dir = scratch.path
         // stderr is a FIFO the test reads and can fill.
         let reader = scratch.fifoReader("err")
-        let command = "trap 'echo > \(dir)/got-$PACE_KEY; exit 0' TERM; echo > \(dir)/up-$PACE_KEY; sleep 300 & wait"
+        let command = "trap 'echo > \(dir)/got-$PACE_KEY; exit 0' TERM; sleep 300 & echo > \(dir)/up-$PACE_KEY; wait"
         let pace = try PipedPace(["--throttle", "1s", "--key-field", "1", "--jobs", "3", "--trace", "--kill-after", "30s",
                                   "--exec", command],
                                  .init(launcher: ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\(dir)/err"]))
