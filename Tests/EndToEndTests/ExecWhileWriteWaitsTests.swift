@@ -18,35 +18,6 @@ private func isZombie(_ pid: pid_t) -> Bool {
     return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
 }
 
-/// Everything `fd` gives until every writer has closed it (10 s at most).
-private func readToEnd(_ fd: Int32) -> [UInt8] {
-    var all: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, 100)
-        let n = read(fd, &chunk, chunk.count)
-        if n == 0 { break }
-        if n > 0 { all += chunk[..<n] }
-    }
-    return all
-}
-
-/// Fills the FIFO at `path`, which a reader holds open, with `X`s through a
-/// writer of its own; how many bytes went in.
-private func fill(_ path: String) -> Int {
-    let filler = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-    defer { close(filler) }
-    let block = [UInt8](repeating: 0x58, count: 4096)
-    var filled = 0
-    while true {
-        let n = write(filler, block, block.count)
-        if n <= 0 { return filled }
-        filled += n
-    }
-}
-
 /// `count` lines of 60 bytes: more than a FIFO holds, once discarded.
 private func flood(_ count: Int) -> String {
     (0..<count).map { "flood \($0) " + String(repeating: "x", count: 59 - "flood \($0) ".utf8.count) + "\n" }.joined()

@@ -113,7 +113,8 @@ extension CommandRunner {
     }
 
     /// The lines of a command that never runs go to `--dropped`: a batch's
-    /// each, in order.
+    /// each, in order, all of them even after a failed write (the file
+    /// counts what it did not get); the first error is thrown after.
     func discard(_ entry: Stored) throws(OutputError) {
         var failure: OutputError?
         entry.before.withUnsafeBytes { before in
@@ -128,9 +129,10 @@ extension CommandRunner {
                 start = end + 1
             }
         }
-        if let failure { throw failure }
         entry.line.withUnsafeBytes { bytes in
-            do throws(OutputError) { try dropped.emit(Emission(line: bytes, time: latestTime, number: 0)) } catch { failure = error }
+            do throws(OutputError) { try dropped.emit(Emission(line: bytes, time: latestTime, number: 0)) } catch {
+                if failure == nil { failure = error }
+            }
         }
         if let failure { throw failure }
     }

@@ -36,6 +36,7 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
     /// followed by `\n`, and the sum of their counts: a batch is one
     /// command, submitted with its last line.
     private var gathered: [UInt8] = []
+    private var gatheredLines = 0
     private var gatheredCount: Int64 = 0
 
     package init(runner: CommandRunner<Dropped>, keys: KeyExtractor, waitsForEach: Bool = true,
@@ -54,15 +55,31 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
     package static var readsKeys: Bool { true }
 
     package mutating func emit(_ emission: Emission) throws(OutputError) {
-        if !runner.isShutDown && pendingSignal() != 0 { try runner.shutdown(at: emission.time) }
+        if !runner.isShutDown && pendingSignal() != 0 {
+            do throws(OutputError) { try runner.shutdown(at: emission.time) } catch {
+                // A second signal gave up shutdown's writes: the line in
+                // hand (with its batch's lines gathered so far) is not run
+                // either, and counted so.
+                try? submit(emission, batchSize: emission.batchSize > 0 ? Int32(gatheredLines + 1) : 0)
+                throw error
+            }
+        }
         guard emission.endsBatch else {
             gathered.append(contentsOf: emission.line)
             gathered.append(0x0A)
+            gatheredLines += 1
             gatheredCount += emission.count
             return
         }
+        try submit(emission, batchSize: emission.batchSize)
+        if waitsForEach { try runner.waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow) }
+    }
+
+    /// The line (a batch's last, its lines before it gathered) to the runner.
+    private mutating func submit(_ emission: Emission, batchSize: Int32) throws(OutputError) {
         defer {
             gathered.removeAll(keepingCapacity: true)
+            gatheredLines = 0
             gatheredCount = 0
         }
         // The queue keeps the key as the scheduler does, so that keys that
@@ -74,8 +91,7 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
         try runner.submit(line: emission.line, key: emission.key, shownKey: shown == key ? nil : shown,
                           time: emission.time, count: emission.count + gatheredCount, lineNumber: emission.number,
                           mark: emission.mark, kept: emission.slot == Emission.outsidePolicy,
-                          before: gathered, batchSize: emission.batchSize)
-        if waitsForEach { try runner.waitUntilIdle(pendingSignal: pendingSignal, endNow: endNow) }
+                          before: gathered, batchSize: batchSize)
     }
 
     /// `--state`: the keys' counts for lines never run, and with

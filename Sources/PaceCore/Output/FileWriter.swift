@@ -52,6 +52,13 @@ package final class FileWriter {
         }
     }
 
+    /// `lines` that would have come here were never handed over: a second
+    /// signal ended pace while they were still pending (`--exec`'s lines
+    /// not run go here).
+    package func neverHanded(_ lines: Int64) {
+        if gaveUp { linesNotWritten += lines }
+    }
+
     /// The line whose write gave up was not taken after all (it went back to
     /// the input file): the file never owed it.
     package func lineNotTaken() {
