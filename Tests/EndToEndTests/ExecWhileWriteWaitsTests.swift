@@ -132,7 +132,7 @@ struct ExecWhileWriteWaitsTests {
         #expect(trace.filter { $0.hasSuffix(": not run: pace is stopping") }.count == dropped.split(separator: "\n").count)
     }
 
-    @Test("live, --emit-time: the lines waiting at a SIGTERM that came while stderr was full reach --dropped stamped when pace saw it")
+    @Test("live, --emit-time: the lines a SIGTERM that came while stderr was full leaves unrun reach --dropped stamped when pace saw it")
     func waitingLinesStampedAtTheSignal() throws {
         let scratch = FifoScratch("pace-exec-wait-stamp")
         let dir = scratch.path
@@ -148,11 +148,16 @@ struct ExecWhileWriteWaitsTests {
         let end = pace.finish(timeout: 5, closingInput: false)
         #expect(end.status == 143)
         // The first line waiting then, with its discard time.
-        let first = ((try? String(contentsOfFile: dir + "/d", encoding: .utf8)) ?? "").split(separator: "\n").first
-        let fields = first?.split(separator: "\t", maxSplits: 1)
+        let dropped = ((try? String(contentsOfFile: dir + "/d", encoding: .utf8)) ?? "").split(separator: "\n")
+        let fields = dropped.first?.split(separator: "\t", maxSplits: 1)
         #expect(fields?.last?.hasPrefix("flood 0 ") == true)
         let stamp = fields.flatMap { Double($0[0]) } ?? 0
         #expect(stamp >= signalled && stamp <= stopped, "stamped \(stamp), signalled at \(signalled), stopped by \(stopped)")
+        // The lines read before the signal and handed over after the write,
+        // not run either, are discarded at it too: no stamp goes back.
+        let stamps = dropped.map { Double($0.prefix { $0 != "\t" }) ?? 0 }
+        #expect(dropped.count > 100 && stamps.allSatisfy { $0 >= signalled })
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
     @Test("live: a SIGTERM while pace is idle and stderr already full reaches every command at once (--trace)")

@@ -135,6 +135,9 @@ package final class CommandRunner<Dropped: LineSink> {
     /// where the virtual clock stands at the latest line.
     var timelineNow: (() -> Instant)?
     var shutDown = false
+    /// When pace saw the signal that shut it down: a line handed over after
+    /// it, read before it (its read's time, earlier), is discarded at it.
+    var shutDownAt: Instant = 0
     /// `killAll` was called by `waitUntilIdle` (a second signal).
     var killedAll = false
     var failed: Int64 = 0
@@ -246,7 +249,7 @@ package final class CommandRunner<Dropped: LineSink> {
     package func submit(line: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, shownKey: [UInt8]? = nil,
                        time: Instant, count: Int64, lineNumber: EventNumber, mark: EpisodeMark = .none,
                        kept: Bool = false, before: [UInt8] = [], batchSize: Int32 = 0) throws(OutputError) {
-        latestTime = time
+        latestTime = shutDown ? max(time, shutDownAt) : time
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
         let origin: LineOrigin = mark == .resolved ? .resolved : kept || mark == .exempt ? .outsidePolicy : .policy
         stored[id] = Stored(line: Array(line), key: shownKey ?? Array(key), time: time, before: before,
@@ -276,6 +279,7 @@ package final class CommandRunner<Dropped: LineSink> {
         latestTime = time
         guard !shutDown else { return }
         shutDown = true
+        shutDownAt = time
         try perform(queue.reduce(.shutdown(now: clock())), on: .shutdown)
     }
 
@@ -290,6 +294,7 @@ package final class CommandRunner<Dropped: LineSink> {
     /// at once (and shutdown, if that had not happened).
     package func killAll(at time: Instant) throws(OutputError) {
         latestTime = time
+        if !shutDown { shutDownAt = time }
         shutDown = true
         try perform(queue.reduce(.killAll), on: .killAll)
     }
