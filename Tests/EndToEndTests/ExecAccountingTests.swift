@@ -112,35 +112,6 @@ struct ExecAccountingTests {
         #expect(text(c, "stdin") == "")
     }
 
-    @Test("--stats' key table: lines --on-busy drop discarded and lines a signal left unrun count as dropped, as the totals do")
-    func keyTableNotRun() throws {
-        let c = try Commands("""
-            trap 'ev term; exit 0' TERM
-            echo "start $n $$"; gate $n; ev end
-            """)
-        c.makeGates(["1"])
-        let pace = try PipedPace(["--throttle", "1ns", "--key-field", "2", "--on-busy", "drop", "--stats",
-                                  "--exec", c.command])
-        pace.write("1 a\n")
-        let one = pace.readLine()
-        #expect(one?.hasPrefix("start 1 ") == true)
-        // a's command runs: line 2 is dropped; b waits for the one job.
-        pace.write("2 a\n")
-        #expect(pace.waitUntilInputDrained())
-        pace.write("3 b\n")
-        #expect(pace.waitUntilInputDrained())
-        #expect(pace.send(SIGTERM))
-        #expect(pace.readLine() == "term 1")
-        let (rest, errors, status) = pace.finish(closingInput: false)
-        #expect(rest == [])
-        #expect(status == 143)
-        let lines = errors.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.contains("  emitted:             1") && lines.contains("  dropped:             2"))
-        #expect(lines.suffix(4) == ["  key  in  emitted  dropped", "  a     2        1        1",
-                                    "  b     1        0        1", ""])
-        #expect(isGone(pid(one)))
-    }
-
     @Test("SIGTERM with a command running: it is stopped, the line waiting for it lands in the dropped file")
     func signalWaiting() throws {
         let c = try Commands("""

@@ -100,6 +100,7 @@ extension CommandRunner {
                 stored.releaseSpareCapacity()
                 let lines = Int64(max(line.batchSize, 1))
                 if let key = line.countedKey { key.withUnsafeBytes { notRunCounted?($0, lines) } }
+                if line.outsidePolicy { outsideNotRun += lines }
                 if why == .shutdown { notRunAtShutdown += lines }
                 batchLinesNotRun += lines - 1
                 try discard(line)

@@ -42,33 +42,6 @@ package struct CommandOptions: Equatable, Sendable {
     }
 }
 
-/// `--stats`' command counters.
-package struct CommandStats: Equatable, Sendable {
-    /// Commands started.
-    package var run: Int64 = 0
-    /// Commands that exited non-zero or died of a signal pace did not send.
-    package var failed: Int64 = 0
-    /// Running commands sent SIGTERM by `--on-busy restart`.
-    package var restarted: Int64 = 0
-    /// Lines whose command never ran.
-    package var notRun: Int64 = 0
-    /// Of those, `--resolve-after`'s resolved lines: copies, which go to no
-    /// file and were never counted as emitted.
-    package var copiesNotRun: Int64 = 0
-
-    package init(run: Int64 = 0, failed: Int64 = 0, restarted: Int64 = 0, notRun: Int64 = 0, copiesNotRun: Int64 = 0) {
-        self.run = run
-        self.failed = failed
-        self.restarted = restarted
-        self.notRun = notRun
-        self.copiesNotRun = copiesNotRun
-    }
-
-    /// The input lines whose command never ran: what `--dropped` got of
-    /// them, and what emitted and dropped count.
-    package var linesNotRun: Int64 { notRun - copiesNotRun }
-}
-
 package final class CommandRunner<Dropped: LineSink> {
     var queue: CommandQueue<[UInt8]>
     let spawner: ProcessSpawner
@@ -102,6 +75,8 @@ package final class CommandRunner<Dropped: LineSink> {
         /// With `notRunCounted`, a line the policy emitted (not exempt,
         /// passed or resolved): its key as the scheduler keeps it.
         var countedKey: [UInt8]? = nil
+        /// An exempt or passed line, outside the policy.
+        var outsidePolicy = false
     }
 
     struct Child {
@@ -146,6 +121,8 @@ package final class CommandRunner<Dropped: LineSink> {
     var batchLinesNotRun: Int64 = 0
     /// Resolved lines never run (`CommandStats.copiesNotRun`).
     var copiesNotRun: Int64 = 0
+    /// Exempt and passed lines never run (`CommandStats.outsideNotRun`).
+    var outsideNotRun: Int64 = 0
     /// The first command that could not be started: its line and errno.
     package internal(set) var startFailure: (line: EventNumber, errno: Int32)?
     var ready: [(events: UInt32, tag: UInt64)] = []
@@ -223,7 +200,8 @@ package final class CommandRunner<Dropped: LineSink> {
     }
     package var stats: CommandStats {
         CommandStats(run: queue.stats.started, failed: failed, restarted: queue.stats.restarted,
-                     notRun: queue.stats.notRun + batchLinesNotRun, copiesNotRun: copiesNotRun)
+                     notRun: queue.stats.notRun + batchLinesNotRun, copiesNotRun: copiesNotRun,
+                     outsideNotRun: outsideNotRun)
     }
     /// What the commands add to pace's exit status: 1 if one could not be
     /// started, else 123 if one failed, else 0. (A signal's 130 or 143 wins
@@ -254,7 +232,8 @@ package final class CommandRunner<Dropped: LineSink> {
         let origin: LineOrigin = mark == .resolved ? .resolved : kept || mark == .exempt ? .outsidePolicy : .policy
         stored[id] = Stored(line: Array(line), key: shownKey ?? Array(key), time: time, before: before,
                             batchSize: batchSize, mark: mark,
-                            countedKey: notRunCounted != nil && origin == .policy ? Array(key) : nil)
+                            countedKey: notRunCounted != nil && origin == .policy ? Array(key) : nil,
+                            outsidePolicy: origin == .outsidePolicy)
         try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(), origin: origin)),
                     on: .submitted(id))
     }

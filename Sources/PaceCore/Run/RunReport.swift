@@ -137,9 +137,9 @@ package struct RunReport: Equatable, Sendable {
     /// The lines the run skipped (see `skipsEmptyLines`).
     var skipped: Int64 { (skipsEmptyLines ? emptyLines : 0) + (skipsBadTime ? badTime : 0) }
 
-    /// Written or run: what the policy emitted, less the lines whose
-    /// command never ran.
-    package var emitted: Int64 { scheduler.emitted - (commands?.linesNotRun ?? 0) }
+    /// Written or run: what the policy emitted, less the lines it emitted
+    /// whose command never ran.
+    package var emitted: Int64 { scheduler.emitted - (commands?.emittedNotRun ?? 0) }
 
     /// What `--dropped` gets, from the counters: the one formula of
     /// `--stats` and `--metrics`.
