@@ -133,6 +133,11 @@ func waitForCommands<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineS
     _ commands: any CommandWatch, _ report: inout RunReport, _ scheduler: inout Scheduler<P, Keys, Sink, Observer>,
     mode: inout Mode, signals: RunSignals, watch: RunWatch?
 ) where P.Payload == EventNumber {
+    // A second signal ended the run with lines still pending (`pending`):
+    // they would have been emitted and, a signal having come, not run, so
+    // `--dropped` never got them. Here, not in the driver's catch, whose
+    // registers the per-line loop shares (+9 instructions a line there).
+    if report.pending > 0, case .signal = report.end { scheduler.dropped?.neverHanded(report.pending) }
     let soFar = report, clamped = mode.clamped
     commands.finish(&report, signals: signals) { () -> Nanoseconds? in
         if signals.takeStatsRequest() {

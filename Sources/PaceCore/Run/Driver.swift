@@ -218,12 +218,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         }
         try scheduler.flush()
     } catch {
-        if case .interrupted = error {
-            saves = false
-            // `--exec`: the lines still pending would have been run and, a
-            // signal having come, not run: `--dropped` never got them.
-            if mode.commands != nil { scheduler.dropped?.neverHanded(Int64(scheduler.heldEvents)) }
-        }
+        if case .interrupted = error { saves = false }
         report.end(by: error, held: Int64(scheduler.heldEvents), signal: signals.termination())
         // What the other output holds is still written out: the lines
         // discarded so far, when stdout's reader went away (with the lines
