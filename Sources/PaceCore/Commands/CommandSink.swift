@@ -59,8 +59,12 @@ package struct CommandSink<Dropped: LineSink>: LineSink {
             do throws(OutputError) { try runner.shutdown(at: emission.time) } catch {
                 // A second signal gave up shutdown's writes: the line in
                 // hand (with its batch's lines gathered so far) is not run
-                // either, and counted so.
-                try? submit(emission, batchSize: emission.batchSize > 0 ? Int32(gatheredLines + 1) : 0)
+                // either, and counted so. A resolved copy is not an input
+                // line: like the episodes the run no longer resolves, it is
+                // left out, and the message counts input lines only.
+                if emission.mark != .resolved {
+                    try? submit(emission, batchSize: emission.batchSize > 0 ? Int32(gatheredLines + 1) : 0)
+                }
                 throw error
             }
         }
