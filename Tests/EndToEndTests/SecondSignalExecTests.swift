@@ -73,4 +73,56 @@ struct SecondSignalExecTests {
         #expect(end.errors == "pace: interrupted: 1999 lines not run\n"
                 + "pace: interrupted: \(1_999 - inFifo) lines not written to \(dir)/d\n")
     }
+
+    @Test("live, --resolve-after: a second signal while a resolved copy is being handed over counts input lines only")
+    func resolvedCopyInHand() throws {
+        let scratch = FifoScratch("pace-exec-second-resolved")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        let pace = try PipedPace(["--throttle", "10s", "--key-field", "1", "--resolve-after", "5s",
+                                  "--exec", "echo > \(dir)/up; exec sleep 300", "--dropped", dir + "/d"],
+                                 .init(stdinPipeSize: 1 << 20))
+        // k0's command runs; 2499 lines wait for it, 200 KB once discarded.
+        pace.write((0..<2_500).map { "k\($0) " + String(repeating: "x", count: 80) + "\n" }.joined())
+        #expect(waitUntil { scratch.exists("up") })
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.waitUntilAsleep())
+        // The first signal: the waiting lines go to the FIFO, which fills;
+        // the episodes' resolved copies come after them.
+        #expect(pace.send(SIGTERM))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        let inFifo = linesIn(reader)
+        #expect(end.errors == "pace: interrupted: 2499 lines not run\n"
+                + "pace: interrupted: \(2_499 - inFifo) lines not written to \(dir)/d\n")
+    }
+
+    @Test("live: a second signal counts as not run the lines read from the pipe and not handled yet")
+    func unhandledLinesNotRun() throws {
+        let scratch = FifoScratch("pace-exec-second-unhandled")
+        let dir = scratch.path
+        let reader = scratch.fifoReader("d")
+        let pace = try PipedPace(["--throttle", "10s", "--key-field", "1",
+                                  "--exec", "echo > \(dir)/up; exec sleep 300", "--dropped", dir + "/d"],
+                                 .init(stdinPipeSize: 1 << 20))
+        // k0's command runs, then 24,999 lines come in one write; the signal
+        // comes while pace still hands them over (or once it has): the FIFO
+        // fills with the waiting ones.
+        pace.write("k0\n")
+        #expect(waitUntil { scratch.exists("up") })
+        pace.write((1..<25_000).map { "k\($0) " + String(repeating: "x", count: 30) + "\n" }.joined())
+        #expect(pace.waitUntilInputDrained())
+        #expect(pace.send(SIGTERM))
+        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+        #expect(pace.waitUntilAsleep())
+        #expect(pace.send(SIGTERM))
+        let end = pace.finish(timeout: 5, closingInput: false)
+        #expect(end.status == 143)
+        let inFifo = linesIn(reader)
+        #expect(end.errors == "pace: interrupted: 24999 lines not run\n"
+                + "pace: interrupted: \(24_999 - inFifo) lines not written to \(dir)/d\n")
+    }
 }
