@@ -17,6 +17,18 @@ private func linesIn(_ reader: Int32) -> Int {
     return got > 0 ? bytes[..<got].count { $0 == 0x0A } : 0
 }
 
+/// The first SIGTERM, its discards stalled on the FIFO `reader` reads, pace
+/// asleep in that write, then the second; pace's end, which must be 143.
+private func twoSignals(_ pace: PipedPace, stalling reader: Int32) -> (output: [UInt8], errors: String, status: Int32?) {
+    #expect(pace.send(SIGTERM))
+    #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
+    #expect(pace.waitUntilAsleep())
+    #expect(pace.send(SIGTERM))
+    let end = pace.finish(timeout: 5, closingInput: false)
+    #expect(end.status == 143)
+    return end
+}
+
 @Suite("A second signal with --exec and a stalled --dropped, end to end", .serialized)
 struct SecondSignalExecTests {
     @Test("live, --batch: a second signal while --dropped's FIFO is full counts every line of a batch not run")
@@ -35,12 +47,7 @@ struct SecondSignalExecTests {
         pace.write("k1 d\n")
         #expect(pace.waitUntilInputDrained())
         // The first signal's discards wait for the full FIFO.
-        #expect(pace.send(SIGTERM))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
-        #expect(pace.send(SIGTERM))
-        let end = pace.finish(timeout: 5, closingInput: false)
-        #expect(end.status == 143)
+        let end = twoSignals(pace, stalling: reader)
         #expect(end.errors == "pace: interrupted: 4 lines not run\n"
                 + "pace: interrupted: 4 lines not written to \(dir)/d\n")
     }
@@ -62,12 +69,7 @@ struct SecondSignalExecTests {
                                   "--exec", "echo > \(dir)/up; exec sleep 300", "--dropped", dir + "/d"],
                                  .init(stdinFile: file))
         #expect(waitUntil { scratch.exists("up") })
-        #expect(pace.send(SIGTERM))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
-        #expect(pace.send(SIGTERM))
-        let end = pace.finish(timeout: 5, closingInput: false)
-        #expect(end.status == 143)
+        let end = twoSignals(pace, stalling: reader)
         let inFifo = linesIn(reader)
         #expect(inFifo > 0 && inFifo < 1_999)
         #expect(end.errors == "pace: interrupted: 1999 lines not run\n"
@@ -89,12 +91,7 @@ struct SecondSignalExecTests {
         #expect(pace.waitUntilAsleep())
         // The first signal: the waiting lines go to the FIFO, which fills;
         // the episodes' resolved copies come after them.
-        #expect(pace.send(SIGTERM))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
-        #expect(pace.send(SIGTERM))
-        let end = pace.finish(timeout: 5, closingInput: false)
-        #expect(end.status == 143)
+        let end = twoSignals(pace, stalling: reader)
         let inFifo = linesIn(reader)
         #expect(end.errors == "pace: interrupted: 2499 lines not run\n"
                 + "pace: interrupted: \(2_499 - inFifo) lines not written to \(dir)/d\n")
@@ -115,12 +112,7 @@ struct SecondSignalExecTests {
         #expect(waitUntil { scratch.exists("up") })
         pace.write((1..<25_000).map { "k\($0) " + String(repeating: "x", count: 30) + "\n" }.joined())
         #expect(pace.waitUntilInputDrained())
-        #expect(pace.send(SIGTERM))
-        #expect(pace.waitUntilBlockedWriting(holding: 60_000, to: reader) != nil)
-        #expect(pace.waitUntilAsleep())
-        #expect(pace.send(SIGTERM))
-        let end = pace.finish(timeout: 5, closingInput: false)
-        #expect(end.status == 143)
+        let end = twoSignals(pace, stalling: reader)
         let inFifo = linesIn(reader)
         #expect(end.errors == "pace: interrupted: 24999 lines not run\n"
                 + "pace: interrupted: \(24_999 - inFifo) lines not written to \(dir)/d\n")
