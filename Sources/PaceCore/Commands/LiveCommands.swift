@@ -131,13 +131,17 @@ extension ReplayMode {
 func waitForCommands<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Copyable,
                      Observer: SchedulerObserver, Mode: RunMode>(
     _ commands: any CommandWatch, _ report: inout RunReport, _ scheduler: inout Scheduler<P, Keys, Sink, Observer>,
-    mode: inout Mode, signals: RunSignals, watch: RunWatch?
+    _ input: inout LineReader, mode: inout Mode, signals: RunSignals, watch: RunWatch?
 ) where P.Payload == EventNumber {
     // A second signal ended the run with lines still pending (`pending`):
     // they would have been emitted and, a signal having come, not run, so
-    // `--dropped` never got them. Here, not in the driver's catch, whose
-    // registers the per-line loop shares (+9 instructions a line there).
-    if report.pending > 0, case .signal = report.end { scheduler.dropped?.neverHanded(report.pending) }
+    // `--dropped` never got them; so with the lines read and not handled.
+    // Here, not in the driver, whose registers the per-line loop shares
+    // (+9 instructions a line there).
+    if case .signal = report.end, report.linesNotWritten != nil {
+        scheduler.dropped?.neverHanded(report.pending)
+        if !input.givesBack { countUnhandled(&input, &report, dropped: scheduler.dropped) }
+    }
     let soFar = report, clamped = mode.clamped
     commands.finish(&report, signals: signals) { () -> Nanoseconds? in
         if signals.takeStatsRequest() {
@@ -192,4 +196,19 @@ func runLiveCommands<Clock: LiveClock>(_ exec: CommandOptions, _ configuration: 
     return runLive(configuration, clock: &clock, input: &input, output: &sink, recordFD: recordFD,
                    commands: RunnerWatch(runner, pendingSignal: signals.termination), dropped: dropped,
                    trace: trace, state: state, signals: signals)
+}
+
+/// A second signal ended an `--exec` run with lines read from a pipe (or a
+/// FIFO, a terminal) not handled yet: whatever the policy would have done
+/// with them, none would have run (a signal came) and each would have gone
+/// to `--dropped`, which never got them. (Without `--exec`, what the policy
+/// would have written of them is not known: they are in no count.) Out of
+/// line: the driver's loop shares its function's registers.
+@inline(never)
+func countUnhandled(_ input: inout LineReader, _ report: inout RunReport, dropped: FileWriter?) {
+    _ = input.endInput()
+    var lines: Int64 = 0
+    while input.nextBuffered() != nil { lines += 1 }
+    report.linesNotWritten = (report.linesNotWritten ?? 0) + lines
+    dropped?.neverHanded(lines)
 }

@@ -251,7 +251,7 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     // `--exec`: every command run and waited for before `--state` and the
     // last `--metrics` take the run's figures (LiveCommands.swift).
     if let commands = mode.commands {
-        waitForCommands(commands, &report, &scheduler, mode: &mode, signals: signals, watch: watch)
+        waitForCommands(commands, &report, &scheduler, &input, mode: &mode, signals: signals, watch: watch)
         // A second signal ends pace without a save (SPEC).
         if signals.endNow() { saves = false }
     }
@@ -267,9 +267,6 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
         if input.leaveUnread() && untaken { mode.lineGivenBack() }
         if case .brokenPipe = report.end, !input.givesBack {
             discardUnhandled(&input, &scheduler, mode: &mode, report: &report)
-        }
-        if case .signal = report.end, report.linesNotWritten != nil, mode.commands != nil, !input.givesBack {
-            countUnhandled(&input, &report, dropped: scheduler.dropped)
         }
     default: break
     }
@@ -297,21 +294,6 @@ func drive<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: LineSink & ~Cop
     }
     if blocked != nil { WriteWait.meanwhile(nil) }
     return report
-}
-
-/// A second signal ended an `--exec` run with lines read from a pipe (or a
-/// FIFO, a terminal) not handled yet: whatever the policy would have done
-/// with them, none would have run (a signal came) and each would have gone
-/// to `--dropped`, which never got them. (Without `--exec`, what the policy
-/// would have written of them is not known: they are in no count.) Out of
-/// line: the driver's loop shares its function's registers.
-@inline(never)
-private func countUnhandled(_ input: inout LineReader, _ report: inout RunReport, dropped: FileWriter?) {
-    _ = input.endInput()
-    var lines: Int64 = 0
-    while input.nextBuffered() != nil { lines += 1 }
-    report.linesNotWritten = (report.linesNotWritten ?? 0) + lines
-    dropped?.neverHanded(lines)
 }
 
 /// stdout's reader went away while lines read from a pipe were not handled
