@@ -99,8 +99,10 @@ extension CommandRunner {
             if let line = stored.removeValue(forKey: line), line.mark != .resolved {
                 stored.releaseSpareCapacity()
                 let lines = Int64(max(line.batchSize, 1))
-                if let key = line.countedKey { key.withUnsafeBytes { notRunCounted?($0, lines) } }
-                if line.outsidePolicy { outsideNotRun += lines }
+                if line.origin == .outsidePolicy { outsideNotRun += lines }
+                if line.origin == .policy, let notRunCounted {
+                    (line.keptKey ?? line.key).withUnsafeBytes { notRunCounted($0, lines) }
+                }
                 if why == .shutdown { notRunAtShutdown += lines }
                 batchLinesNotRun += lines - 1
                 try discard(line)

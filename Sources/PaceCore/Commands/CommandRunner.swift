@@ -72,11 +72,11 @@ package final class CommandRunner<Dropped: LineSink> {
         var batchSize: Int32 = 0
         /// `--resolve-after`'s mark (PACE_EVENT), `.none` without it.
         var mark: EpisodeMark = .none
-        /// With `notRunCounted`, a line the policy emitted (not exempt,
-        /// passed or resolved): its key as the scheduler keeps it.
-        var countedKey: [UInt8]? = nil
-        /// An exempt or passed line, outside the policy.
-        var outsidePolicy = false
+        /// Where it comes from: the policy, outside it, or a resolved copy.
+        var origin = LineOrigin.policy
+        /// The key as the scheduler keeps it, where `key` shows it otherwise
+        /// (several values): `--stats`' key table knows it by these bytes.
+        var keptKey: [UInt8]? = nil
     }
 
     struct Child {
@@ -231,9 +231,8 @@ package final class CommandRunner<Dropped: LineSink> {
         let id = mark == .resolved ? lineNumber | Self.resolvedLine : lineNumber
         let origin: LineOrigin = mark == .resolved ? .resolved : kept || mark == .exempt ? .outsidePolicy : .policy
         stored[id] = Stored(line: Array(line), key: shownKey ?? Array(key), time: time, before: before,
-                            batchSize: batchSize, mark: mark,
-                            countedKey: notRunCounted != nil && origin == .policy ? Array(key) : nil,
-                            outsidePolicy: origin == .outsidePolicy)
+                            batchSize: batchSize, mark: mark, origin: origin,
+                            keptKey: shownKey == nil ? nil : Array(key))
         try perform(queue.reduce(.submit(id, key: Array(key), count: count, now: clock(), origin: origin)),
                     on: .submitted(id))
     }

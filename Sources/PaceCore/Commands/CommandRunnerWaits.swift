@@ -24,10 +24,7 @@ extension CommandRunner {
                 try reapIfExited(line)
             }
         }
-        if let due = queue.nextDeadline, due <= clock() {
-            try reapTerminated()
-            try perform(queue.reduce(.timerFired(now: clock())), on: .killTimer)
-        }
+        try fireDueTimers()
     }
 
     /// Blocks until no command runs or waits. `pendingSignal` (0 for none)

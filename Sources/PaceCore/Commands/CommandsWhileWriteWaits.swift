@@ -36,23 +36,23 @@ extension CommandRunner {
         // sent yet (its effects wait behind the write, a trace line before a
         // signal): sent now.
         for line in children.keys { traceSignals(sendSignalsAskedFor(line), of: line) }
-        let now = clock()
-        if let due = queue.nextDeadline, due <= now {
-            try? reapTerminated()
-            try? perform(queue.reduce(.timerFired(now: now)), on: .killTimer)
-        }
+        try? fireDueTimers()
         return queue.nextDeadline.map { max(.zero, $0.saturatingDistance(from: clock())) }
     }
 
-    /// Before `--kill-after`'s SIGKILLs: the commands SIGTERM has ended
-    /// (their shells exited, not reaped yet) are reaped, so that one gone is
-    /// sent nothing more and not traced "still running". Safe while a write
-    /// waits: a signalled command's end is never reported, its trace waits,
-    /// and what the queue then asks is deferred.
-    func reapTerminated() throws(OutputError) {
+    /// The queue's timers that are due (`--kill-after`'s SIGKILLs, looks at
+    /// a group), after the driver's wait and inside a write's. Before them,
+    /// the commands SIGTERM has ended (their shells exited, not reaped yet)
+    /// are reaped, so that one gone is sent nothing more and not traced
+    /// "still running". Safe while a write waits: a signalled command's end
+    /// is never reported, its trace waits, and what the queue then asks is
+    /// deferred.
+    func fireDueTimers() throws(OutputError) {
+        guard let due = queue.nextDeadline, due <= clock() else { return }
         for line in children.keys.sorted() where children[line].map({ $0.signalled && !$0.killed }) ?? false {
             try reapIfExited(line)
         }
+        try perform(queue.reduce(.timerFired(now: clock())), on: .killTimer)
     }
 
     /// The signals the queue asked for line `line`'s command that it has
