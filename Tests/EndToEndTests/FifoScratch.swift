@@ -77,3 +77,11 @@ func fill(_ path: String) -> Int {
         filled += n
     }
 }
+
+/// The `\n`s in what a FIFO's reader end holds (up to 1 MiB, more than a
+/// FIFO takes), read at once.
+func wholeLines(waitingIn reader: Int32) -> Int {
+    var fifo = [UInt8](repeating: 0, count: 1 << 20)
+    let got = read(reader, &fifo, fifo.count)
+    return got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
+}

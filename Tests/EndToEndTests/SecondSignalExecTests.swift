@@ -10,13 +10,6 @@ import Foundation
 import Glibc
 import Testing
 
-/// The whole lines a FIFO's reader end holds (up to 4 MiB), read at once.
-private func linesIn(_ reader: Int32) -> Int {
-    var bytes = [UInt8](repeating: 0, count: 1 << 22)
-    let got = read(reader, &bytes, bytes.count)
-    return got > 0 ? bytes[..<got].count { $0 == 0x0A } : 0
-}
-
 /// The first SIGTERM, its discards stalled on the FIFO `reader` reads, pace
 /// asleep in that write, then the second; pace's end, which must be 143.
 private func twoSignals(_ pace: PipedPace, stalling reader: Int32) -> (output: [UInt8], errors: String, status: Int32?) {
@@ -70,7 +63,7 @@ struct SecondSignalExecTests {
                                  .init(stdinFile: file))
         #expect(waitUntil { scratch.exists("up") })
         let end = twoSignals(pace, stalling: reader)
-        let inFifo = linesIn(reader)
+        let inFifo = wholeLines(waitingIn: reader)
         #expect(inFifo > 0 && inFifo < 1_999)
         #expect(end.errors == "pace: interrupted: 1999 lines not run\n"
                 + "pace: interrupted: \(1_999 - inFifo) lines not written to \(dir)/d\n")
@@ -92,7 +85,7 @@ struct SecondSignalExecTests {
         // The first signal: the waiting lines go to the FIFO, which fills;
         // the episodes' resolved copies come after them.
         let end = twoSignals(pace, stalling: reader)
-        let inFifo = linesIn(reader)
+        let inFifo = wholeLines(waitingIn: reader)
         #expect(end.errors == "pace: interrupted: 2499 lines not run\n"
                 + "pace: interrupted: \(2_499 - inFifo) lines not written to \(dir)/d\n")
     }
@@ -113,7 +106,7 @@ struct SecondSignalExecTests {
         pace.write((1..<25_000).map { "k\($0) " + String(repeating: "x", count: 30) + "\n" }.joined())
         #expect(pace.waitUntilInputDrained())
         let end = twoSignals(pace, stalling: reader)
-        let inFifo = linesIn(reader)
+        let inFifo = wholeLines(waitingIn: reader)
         #expect(end.errors == "pace: interrupted: 24999 lines not run\n"
                 + "pace: interrupted: \(24_999 - inFifo) lines not written to \(dir)/d\n")
     }

@@ -13,13 +13,6 @@ private func padded(_ texts: [String], width: Int) -> [String] {
     texts.map { $0 + String(repeating: "x", count: width - 1 - $0.utf8.count) + "\n" }
 }
 
-/// The `\n`s in what a FIFO's reader end holds (up to 1 MiB), read at once.
-private func wholeLines(waitingIn reader: Int32) -> Int {
-    var fifo = [UInt8](repeating: 0, count: 1 << 20)
-    let got = read(reader, &fifo, fifo.count)
-    return got > 0 ? fifo[..<got].count { $0 == 0x0A } : 0
-}
-
 @Suite("A second signal and the outputs, end to end", .serialized)
 struct SecondSignalOutputTests {
     @Test("a second signal still writes out the lines --dropped got in replay, which buffers them")
