@@ -2,7 +2,9 @@
 // trap, and what they return stays inside the line or the scratch: JSON
 // members and logfmt keys by several NAMEs (nested ones too), composite keys
 // with ranges under blanks and a delimiter, and time fields by NAME. A
-// decoded value is never longer than its escaped text.
+// decoded value is never longer than its escaped text. A time NAME read by
+// the walk that finds the key too (which reads a unix time where it lies,
+// WalkedTime.swift) reads every line as a walk of its own does.
 
 private let selectors: [(FieldSelector, UInt8?)] = {
     var list: [(FieldSelector, UInt8?)] = []
@@ -29,6 +31,14 @@ public func fuzzFields(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard case let .success(field) = TimeField.parse(name) else { return nil }
         return TimestampReader(format: .auto, field: field, delimiter: nil, defaultYear: 2026)
     }
+    guard case let .success(ts) = TimeField.parse("ts"), case let .success(host) = FieldSelector.parse("host")
+    else { preconditionFailure("fuzzFields: the time field and key") }
+    let walks = LineWalks(timeField: ts, keyField: host, exempt: nil, delimiter: nil)
+    precondition(walks.time != nil, "fuzzFields: one walk finds the time and the key")
+    var pairs = [TimeFormat.auto, .unix].map { format in
+        (TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026, walk: walks.time),
+         TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026))
+    }
     for line in lines {
         let raw = UnsafeRawBufferPointer(rebasing: line)
         for (extractor, (selector, _)) in zip(extractors, selectors) {
@@ -39,6 +49,9 @@ public func fuzzFields(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = extractor.shown(Array(key))
         }
         for i in readers.indices { _ = readers[i].read(raw) }
+        for i in pairs.indices {
+            precondition(pairs[i].0.read(raw) == pairs[i].1.read(raw), "a walked time reads otherwise")
+        }
     }
     return 0
 }

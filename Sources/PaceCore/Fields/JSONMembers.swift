@@ -35,10 +35,12 @@ struct NameWord {
 /// The top-level members `names` (undotted, distinct; `words` theirs;
 /// `longNames`: whether some word is `long`) of the JSON object whose `{` is
 /// at `start` of `line[..<end]`, into `values` (one per name; `.missing`
-/// where there is none).
+/// where there is none). `time`, when it `reads`: value 0 read as a unix
+/// time where it lies (WalkedTime.swift).
 func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
                  names: UnsafeBufferPointer<UnsafeRawBufferPointer>, words: UnsafeBufferPointer<NameWord>,
-                 longNames: Bool, into values: UnsafeMutableBufferPointer<StructuredValue>) {
+                 longNames: Bool, into values: UnsafeMutableBufferPointer<StructuredValue>,
+                 time: UnsafeMutablePointer<WalkedTime>) {
     for k in values.indices { values[k] = .missing }
     guard let base = line.baseAddress else { return }
     var scan = JSONScanner(base: base, end: end, at: start)
@@ -96,6 +98,10 @@ func jsonMembers(_ line: UnsafeRawBufferPointer, objectAt start: Int, end: Int,
             if scan.byte == UInt8(ascii: "\"") {
                 guard let s = scan.string() else { return }
                 value = s.value
+            } else if which == 0 && time.pointee.reads, case let after = scan.unixTimeEnd(at: scan.i, into: &time.pointee),
+                      after >= 0 {
+                value = .plain(scan.i..<after)
+                scan.i = after
             } else {
                 let (other, after) = scan.nonStringValue(at: scan.i)
                 if other == .missing { return }
@@ -151,11 +157,12 @@ func logfmtValues(_ line: UnsafeRawBufferPointer, end: Int, names: UnsafeBufferP
 /// `structuredValue` decides for one name).
 func structuredValues(_ line: UnsafeRawBufferPointer, end: Int, names: UnsafeBufferPointer<UnsafeRawBufferPointer>,
                       words: UnsafeBufferPointer<NameWord>, longNames: Bool,
-                      into values: UnsafeMutableBufferPointer<StructuredValue>) {
+                      into values: UnsafeMutableBufferPointer<StructuredValue>, time: UnsafeMutablePointer<WalkedTime>) {
     var i = 0
     while i < end && isBlank(line[i]) { i &+= 1 }
     if i < end && line[i] == UInt8(ascii: "{") {
-        jsonMembers(line, objectAt: i, end: end, names: names, words: words, longNames: longNames, into: values)
+        jsonMembers(line, objectAt: i, end: end, names: names, words: words, longNames: longNames, into: values,
+                    time: time)
     } else {
         logfmtValues(line, end: end, names: names, into: values)
     }

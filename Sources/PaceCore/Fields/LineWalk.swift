@@ -26,6 +26,8 @@ final class LineWalk {
     /// Whether some NAME is too long for its word.
     private let longNames: Bool
     private let values: UnsafeMutableBufferPointer<StructuredValue>
+    /// Value 0 read as a unix time by a JSON walk (WalkedTime.swift).
+    let time: UnsafeMutablePointer<WalkedTime>
     /// The line the values were found in.
     private var seen: UnsafeRawPointer?
     private var seenCount = -1
@@ -40,19 +42,23 @@ final class LineWalk {
         longNames = words.contains { $0.long }
         values = .allocate(capacity: names.count)
         values.initialize(repeating: .missing)
+        time = .allocate(capacity: 1)
+        time.initialize(to: WalkedTime())
     }
 
     deinit {
         names.deallocate()
         words.deallocate()
         values.deallocate()
+        time.deallocate()
     }
 
     /// Finds the values in `line` (content only, as keys see it).
     @inline(__always)
     func walk(_ line: UnsafeRawBufferPointer) {
+        time.pointee.found = false
         structuredValues(line, end: contentLength(line), names: UnsafeBufferPointer(names),
-                         words: UnsafeBufferPointer(words), longNames: longNames, into: values)
+                         words: UnsafeBufferPointer(words), longNames: longNames, into: values, time: time)
         seen = line.baseAddress
         seenCount = line.count
     }

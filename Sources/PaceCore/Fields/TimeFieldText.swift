@@ -41,6 +41,20 @@ struct TimeFieldText {
     var isWholeValue: Bool { shape != .blankStart }
 
 
+    /// Whether the walk reads a unix time where it crosses the NAME's value
+    /// (WalkedTime.swift): set once the format is known to be `unix`.
+    func walkReadsUnixTime(_ reads: Bool) {
+        walk?.time.pointee.reads = reads
+    }
+
+    /// The unix time the walk read in the line it found the text in (by
+    /// `text(of:)`), if it read one.
+    @inline(__always)
+    var walkedTime: Instant? {
+        guard let time = walk?.time, time.pointee.found else { return nil }
+        return time.pointee.instant
+    }
+
     /// The text holding the timestamp and where in it the field starts
     /// (a slice of `line`, or of the scratch for a decoded string); nil
     /// when the line lacks the field.

@@ -103,6 +103,7 @@ package struct TimestampReader {
         notesTimes = format?.isOneField != true
         marksField = !whole && !notesTimes
         leadsWithUnix = format == .unix && firstField
+        field.walkReadsUnixTime(format == .unix)
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
@@ -147,6 +148,7 @@ package struct TimestampReader {
     @inline(never)
     private mutating func readWholeValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
         guard let (text, start) = field.text(of: line) else { return .bad(field.missing) }
+        if let t = field.walkedTime { return .time(t, contentStart: 0) }
         guard start < text.count else { return noMatch }
         if named == .unix, let t = tenDigitValue(text, in: line) { return .time(t, contentStart: 0) }
         return read(text, from: start, named)
