@@ -41,36 +41,23 @@ struct TimeFieldText {
     var isWholeValue: Bool { shape != .blankStart }
 
 
-    /// Whether the walk reads a unix time where it crosses the NAME's value
-    /// (WalkedTime.swift): set once the format is known to be `unix`.
-    func walkReadsUnixTime(_ reads: Bool) {
-        walk?.time.pointee.reads = reads
-    }
-
-    /// The unix time the walk read in the line it found the text in (by
-    /// `text(of:)`), if it read one.
-    @inline(__always)
-    var walkedTime: Instant? {
-        guard let time = walk?.time, time.pointee.found else { return nil }
-        return time.pointee.instant
-    }
-
     /// The text holding the timestamp and where in it the field starts
     /// (a slice of `line`, or of the scratch for a decoded string); nil
-    /// when the line lacks the field.
+    /// when the line lacks the field. `walked`: the walk that finds a NAME
+    /// has walked `line` already (TimestampReader's `readWalkedValue`).
     @inline(__always)
-    func text(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
+    func text(of line: UnsafeRawBufferPointer, walked: Bool = false) -> (text: UnsafeRawBufferPointer, start: Int)? {
         if shape == .blankStart {
             guard let start = fieldStart(line, field: field) else { return nil }
             return (line, start)
         }
-        return wholeValue(of: line)
+        return wholeValue(of: line, walked: walked)
     }
 
     /// A whole value: a call away, so that `text` stays small enough for the
     /// timestamp parsers to be inlined next to it.
     @inline(never)
-    private func wholeValue(of line: UnsafeRawBufferPointer) -> (text: UnsafeRawBufferPointer, start: Int)? {
+    private func wholeValue(of line: UnsafeRawBufferPointer, walked: Bool) -> (text: UnsafeRawBufferPointer, start: Int)? {
         switch shape {
         case .blankStart:
             preconditionFailure("TimeFieldText: a field start is found inline")
@@ -83,7 +70,7 @@ struct TimeFieldText {
             return (valueBytes(value, of: line, scratch: scratch), 0)
         case .walked:
             let walk = walk.unsafelyUnwrapped
-            walk.walk(line)
+            if !walked { walk.walk(line) }
             let value = walk.value(0)
             if value == .missing { return nil }
             return (valueBytes(value, of: line, scratch: scratch), 0)

@@ -44,6 +44,13 @@ package struct TimestampReader {
     private var leading = LeadingDigits()
     /// `auto`'s plausibility guard on bare numbers applies.
     private let guarded: Bool
+    /// The walk that finds the time NAME and other values (LineWalk.swift),
+    /// when one does: walked here, not by `field`, so that a unix time it
+    /// read as it crossed the value (WalkedTime.swift) is taken at once.
+    /// Unmanaged, used by a guaranteed reference: `field` keeps it alive,
+    /// and a reference read in a mutating step was retained and released
+    /// around the walk at every line (40 instructions).
+    private let walk: Unmanaged<LineWalk>?
     /// Where the last line's timestamp ended, when the time field is a
     /// blank-separated field and the format has no blank in it (the unix
     /// ones and `offset`): the key's field is searched for from there.
@@ -90,6 +97,7 @@ package struct TimestampReader {
     init(format: TimeFormat, field: TimeField, delimiter: UInt8?, defaultYear: Int, walk: LineWalk?) {
         self.format = format
         self.field = TimeFieldText(field, delimiter: delimiter, walk: walk)
+        self.walk = walk.map(Unmanaged.passUnretained)
         whole = self.field.isWholeValue
         self.context = YearContext(defaultYear: defaultYear, latest: nil)
         firstField = !whole && self.field.number == 1
@@ -103,7 +111,7 @@ package struct TimestampReader {
         notesTimes = format?.isOneField != true
         marksField = !whole && !notesTimes
         leadsWithUnix = format == .unix && firstField
-        field.walkReadsUnixTime(format == .unix)
+        walk?.takeUnretainedValue().time.pointee.reads = format == .unix
     }
 
     /// The time of `line` (its bytes without the `\n`; a final `\r` is allowed).
@@ -137,7 +145,7 @@ package struct TimestampReader {
     /// for its parser to be inlined into it.
     @inline(__always)
     private mutating func read(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
-        if whole { return readWholeValue(line, named) }
+        if whole { return walk == nil ? readWholeValue(line, named) : readWalkedValue(line, named) }
         // Field 1 starts at the line's first byte when that is no blank
         // (an empty line never comes here: the driver takes it).
         if firstField && line.count > 0 && !isBlank(line[0]) { return read(line, from: 0, named) }
@@ -147,8 +155,26 @@ package struct TimestampReader {
 
     @inline(never)
     private mutating func readWholeValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
-        guard let (text, start) = field.text(of: line) else { return .bad(field.missing) }
-        if let t = field.walkedTime { return .time(t, contentStart: 0) }
+        readWholeValue(line, named, walked: false)
+    }
+
+    /// A NAME that a walk finds with other values: the walk's time when it
+    /// read one, else the value it found, read as any whole value.
+    @inline(never)
+    private mutating func readWalkedValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat) -> TimeReading {
+        let time = walk.unsafelyUnwrapped._withUnsafeGuaranteedRef { walk in
+            walk.walk(line)
+            return walk.time
+        }
+        if time.pointee.found { return .time(time.pointee.instant, contentStart: 0) }
+        return readWholeValue(line, named, walked: true)
+    }
+
+    /// `walked`: the walk that finds the NAME has walked `line`.
+    @inline(__always)
+    private mutating func readWholeValue(_ line: UnsafeRawBufferPointer, _ named: NamedFormat,
+                                         walked: Bool) -> TimeReading {
+        guard let (text, start) = field.text(of: line, walked: walked) else { return .bad(field.missing) }
         guard start < text.count else { return noMatch }
         if named == .unix, let t = tenDigitValue(text, in: line) { return .time(t, contentStart: 0) }
         return read(text, from: start, named)
