@@ -1,4 +1,5 @@
-// The timestamp formats replay understands, and why a line's time is bad.
+// The timestamp formats replay understands, why a line's time is bad, and the
+// named formats the timestamp reader's short path reads.
 
 /// A `--time-format` value.
 package enum TimeFormat: Equatable, Sendable {
@@ -109,5 +110,35 @@ func isTimestampTerminator(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: "+"): return false
     default: return true
+    }
+}
+
+extension TimestampReader {
+    /// The formats the short path reads (a pattern and `record` are not).
+    enum NamedFormat {
+        case unix, unixMs, unixUs, unixNs, offset, iso8601, clf, syslog
+
+        /// Its timestamps hold no blank, so where one ends is in its field
+        /// (a calendar format may have a space in it).
+        var isOneField: Bool {
+            switch self {
+            case .unix, .unixMs, .unixUs, .unixNs, .offset: return true
+            case .iso8601, .clf, .syslog: return false
+            }
+        }
+
+        init?(_ format: TimeFormat) {
+            switch format {
+            case .unix: self = .unix
+            case .unixMs: self = .unixMs
+            case .unixUs: self = .unixUs
+            case .unixNs: self = .unixNs
+            case .offset: self = .offset
+            case .iso8601: self = .iso8601
+            case .clf: self = .clf
+            case .syslog: self = .syslog
+            case .auto, .record, .pattern: return nil
+            }
+        }
     }
 }

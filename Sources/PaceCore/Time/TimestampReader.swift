@@ -56,34 +56,6 @@ package struct TimestampReader {
     /// ones and `offset`): the key's field is searched for from there.
     package private(set) var timeField = FieldPosition.none
 
-    /// The formats the short path reads (a pattern and `record` are not).
-    private enum NamedFormat {
-        case unix, unixMs, unixUs, unixNs, offset, iso8601, clf, syslog
-
-        /// Its timestamps hold no blank, so where one ends is in its field
-        /// (a calendar format may have a space in it).
-        var isOneField: Bool {
-            switch self {
-            case .unix, .unixMs, .unixUs, .unixNs, .offset: return true
-            case .iso8601, .clf, .syslog: return false
-            }
-        }
-
-        init?(_ format: TimeFormat) {
-            switch format {
-            case .unix: self = .unix
-            case .unixMs: self = .unixMs
-            case .unixUs: self = .unixUs
-            case .unixNs: self = .unixNs
-            case .offset: self = .offset
-            case .iso8601: self = .iso8601
-            case .clf: self = .clf
-            case .syslog: self = .syslog
-            case .auto, .record, .pattern: return nil
-            }
-        }
-    }
-
     package init(format: TimeFormat, timeField: Int = 1, defaultYear: Int) {
         self.init(format: format, field: .number(timeField), delimiter: nil, defaultYear: defaultYear)
     }
