@@ -79,8 +79,12 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
                                 batchSize: P.batches ? 1 : 0)
         emission.mark = .resolved
         if Observer.isActive { observer.emitted(emission, atEnd: finishing) }
+        // Closed before the write, as an emitted line is counted before
+        // its own: a write that fails (a second signal's, a closed stdout's)
+        // leaves the episode resolved in `--stats`, as `--trace` said it.
+        let idle = episodes.close(slot)
         try sink.emitMarked(emission)
-        if episodes.close(slot) { release(slot) }
+        if idle { release(slot) }
     }
 
     /// Live mode's end of input with episodes: the pending lines go out at

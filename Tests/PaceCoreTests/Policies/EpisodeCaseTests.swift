@@ -16,7 +16,34 @@ private func out(_ list: [(Int64, String, Int64, EpisodeMark)]) -> [Emitted] {
     list.map { Emitted(time: Instant($0.0 * ms), line: Array($0.1.utf8), count: $0.2, mark: $0.3) }
 }
 
+/// A sink whose write of a resolved line fails, as a write a second signal
+/// interrupts does.
+private struct FailingOnResolved: LineSink {
+    var base = RecordingSink()
+    mutating func emit(_ emission: Emission) throws(OutputError) {
+        if emission.mark == .resolved { throw .interrupted(linesNotWritten: 0) }
+        try base.emit(emission)
+    }
+}
+
 @Suite struct EpisodeCaseTests {
+    // The resolution is decided, and traced, before its line is written: a
+    // write that fails leaves it counted, as an emitted line is.
+    @Test func aResolutionWhoseWriteFailsIsCounted() throws {
+        var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: Nanoseconds(10 * ms)),
+                                  keys: OneKey<ThrottleFirst<EventNumber>.State>.self,
+                                  sink: Counted(FailingOnResolved()), observer: NoObserver(),
+                                  resolveAfter: Nanoseconds(3 * ms))
+        let line = Array("L1".utf8)
+        try line.withUnsafeBytes { try scheduler.send($0, key: .empty, at: 0, number: 1, borrowing: false) }
+        #expect(throws: OutputError.interrupted(linesNotWritten: 0)) { try scheduler.advance(to: Instant(5 * ms)) }
+        let stats = scheduler.stats
+        #expect(stats.episodesOpened == 1)
+        #expect(stats.episodesResolved == 1)
+        #expect(stats.openEpisodes == 0)
+        #expect(scheduler.takeSink().base.base.emissions == out([(0, "L1", 1, .first)]))
+    }
+
     // The window (10) outlives Q (3): the episode closes at 5 with the drop
     // it owes; a drop at 8, with no episode open, is owed to the next
     // output line (12), which opens a new episode.
