@@ -4,7 +4,8 @@
 // with ranges under blanks and a delimiter, and time fields by NAME. A
 // decoded value is never longer than its escaped text. A time NAME read by
 // the walk that finds the key too (which reads a unix time where it lies,
-// WalkedTime.swift) reads every line as a walk of its own does.
+// WalkedTime.swift) reads every line as a walk of its own does, and so does
+// the key it finds.
 
 private let selectors: [(FieldSelector, UInt8?)] = {
     var list: [(FieldSelector, UInt8?)] = []
@@ -33,11 +34,15 @@ public func fuzzFields(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard case let .success(ts) = TimeField.parse("ts"), case let .success(host) = FieldSelector.parse("host")
     else { preconditionFailure("fuzzFields: the time field and key") }
-    let walks = LineWalks(timeField: ts, keyField: host, exempt: nil, delimiter: nil)
-    precondition(walks.time != nil, "fuzzFields: one walk finds the time and the key")
+    // A walk for each format: `auto` settling on another format would stop
+    // the walk reading unix times for both.
     var pairs = [TimeFormat.auto, .unix].map { format in
-        (TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026, walk: walks.time),
-         TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026))
+        let walks = LineWalks(timeField: ts, keyField: host, exempt: nil, delimiter: nil)
+        precondition(walks.time != nil && walks.keyValue != nil, "fuzzFields: one walk finds the time and the key")
+        return (walked: TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026, walk: walks.time),
+                alone: TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026),
+                walkedKey: KeyExtractor(host, delimiter: nil, walked: walks.keyValue, walking: nil),
+                keyAlone: KeyExtractor(host, delimiter: nil), walks: walks)
     }
     for line in lines {
         let raw = UnsafeRawBufferPointer(rebasing: line)
@@ -50,7 +55,9 @@ public func fuzzFields(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         for i in readers.indices { _ = readers[i].read(raw) }
         for i in pairs.indices {
-            precondition(pairs[i].0.read(raw) == pairs[i].1.read(raw), "a walked time reads otherwise")
+            precondition(pairs[i].walked.read(raw) == pairs[i].alone.read(raw), "a walked time reads otherwise")
+            precondition(Array(pairs[i].walkedKey.key(of: raw)) == Array(pairs[i].keyAlone.key(of: raw)),
+                         "a walked key reads otherwise")
         }
     }
     return 0
