@@ -28,9 +28,10 @@ private struct FailingOnResolved: LineSink {
 
 @Suite struct EpisodeCaseTests {
     // The resolution is decided, and traced, before its line is written: a
-    // write that fails leaves it counted, as an emitted line is.
-    @Test func aResolutionWhoseWriteFailsIsCounted() throws {
-        var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: Nanoseconds(10 * ms)),
+    // write that fails leaves it counted, as an emitted line is. A window
+    // of 1 leaves the key idle before Q ends: its episode alone keeps it.
+    @Test(arguments: [10, 1] as [Int64]) func aResolutionWhoseWriteFailsIsCounted(window: Int64) throws {
+        var scheduler = Scheduler(policy: ThrottleFirst<EventNumber>(window: Nanoseconds(window * ms)),
                                   keys: OneKey<ThrottleFirst<EventNumber>.State>.self,
                                   sink: Counted(FailingOnResolved()), observer: NoObserver(),
                                   resolveAfter: Nanoseconds(3 * ms))
