@@ -42,7 +42,7 @@ public func fuzzFields(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return (walked: TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026, walk: walks.time),
                 alone: TimestampReader(format: format, field: ts, delimiter: nil, defaultYear: 2026),
                 walkedKey: KeyExtractor(host, delimiter: nil, walked: walks.keyValue, walking: nil),
-                keyAlone: KeyExtractor(host, delimiter: nil), walks: walks)
+                keyAlone: KeyExtractor(host, delimiter: nil))
     }
     for line in lines {
         let raw = UnsafeRawBufferPointer(rebasing: line)

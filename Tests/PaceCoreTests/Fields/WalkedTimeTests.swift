@@ -9,14 +9,21 @@ import Testing
 @testable import PaceCore
 import PaceTesting
 
-/// The readings and keys of `lines`, read in order by one run's readers:
-/// the time (which walks the line), then the key from the walk.
-private func read(_ lines: [String], format: TimeFormat = .unix, key: String = "host") -> [String] {
+/// One run's time reader for `--time-field ts --key-field KEY`, and the
+/// walks it shares with the key.
+private func timeReader(format: TimeFormat, key: String) -> (TimestampReader, LineWalks) {
     let timeField = TimeField.name(fieldName("ts"))
     let walks = LineWalks(timeField: timeField, keyField: selector(key), exempt: nil, delimiter: nil)
     precondition(walks.time != nil && walks.keyValue != nil, "one walk finds the time and the key")
-    var reader = TimestampReader(format: format, field: timeField, delimiter: nil, defaultYear: testYear,
+    let reader = TimestampReader(format: format, field: timeField, delimiter: nil, defaultYear: testYear,
                                  walk: walks.time)
+    return (reader, walks)
+}
+
+/// The readings and keys of `lines`, read in order by one run's readers:
+/// the time (which walks the line), then the key from the walk.
+private func read(_ lines: [String], format: TimeFormat = .unix, key: String = "host") -> [String] {
+    var (reader, walks) = timeReader(format: format, key: key)
     let keys = KeyExtractor(selector(key), delimiter: nil, walked: walks.keyValue, walking: nil)
     return lines.map { line in
         withBytes(line) { raw in
@@ -32,10 +39,7 @@ private func read(_ lines: [String], format: TimeFormat = .unix, key: String = "
 
 /// Whether the walk read the last line's time itself.
 private func walkReads(_ line: String, format: TimeFormat = .unix) -> Bool {
-    let timeField = TimeField.name(fieldName("ts"))
-    let walks = LineWalks(timeField: timeField, keyField: selector("host"), exempt: nil, delimiter: nil)
-    var reader = TimestampReader(format: format, field: timeField, delimiter: nil, defaultYear: testYear,
-                                 walk: walks.time)
+    var (reader, walks) = timeReader(format: format, key: "host")
     _ = withBytes(line) { reader.read($0) }
     _ = withBytes(line) { reader.read($0) }
     return walks.time?.time.pointee.found == true
