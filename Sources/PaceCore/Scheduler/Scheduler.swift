@@ -304,20 +304,4 @@ package struct Scheduler<P: Policy, Keys: KeyStore<P.State> & ~Copyable, Sink: L
         if let next = effects.schedule { keys.timers.set(slot: slot, due: next) }
         if effects.idle { release(slot) }
     }
-
-}
-
-extension Scheduler where Keys: ~Copyable, Sink: ~Copyable, Observer == NoObserver {
-    /// A scheduler nothing watches (tests).
-    package init(policy: P, keys: Keys.Type, sink: consuming Sink, dropped: FileWriter? = nil) {
-        self.init(policy: policy, keys: keys, sink: sink, observer: NoObserver(), dropped: dropped)
-    }
-}
-
-extension Scheduler where Keys == ManyKeys<P.State> {
-    /// What stays allocated, for memory tests: slots, keys in the key table,
-    /// bytes of the buffers held lines are kept in.
-    var footprint: (slots: Int, tableKeys: Int, lineBytes: Int) {
-        (keys.slotCount, keys.tableCount, held.bufferBytes)
-    }
 }

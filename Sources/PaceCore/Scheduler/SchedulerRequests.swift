@@ -1,7 +1,8 @@
 // What the driver and the run plan ask of the scheduler besides events and
 // time: lines outside the policy, writing out what is buffered, the
 // observer's results. The driver never reaches into the sink or the
-// observer itself.
+// observer itself. At the end, what tests ask: a scheduler nothing watches,
+// and what a keyed one keeps allocated.
 
 extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
     /// A line that never reached the policy: an empty or a bad-time line
@@ -83,5 +84,20 @@ extension Scheduler where Keys: ~Copyable, Sink: ~Copyable {
         guard Observer.isActive else { return }
         observer.flush()
         observer.results(into: &report, marblesWidth: columns)
+    }
+}
+
+extension Scheduler where Keys: ~Copyable, Sink: ~Copyable, Observer == NoObserver {
+    /// A scheduler nothing watches (tests).
+    package init(policy: P, keys: Keys.Type, sink: consuming Sink, dropped: FileWriter? = nil) {
+        self.init(policy: policy, keys: keys, sink: sink, observer: NoObserver(), dropped: dropped)
+    }
+}
+
+extension Scheduler where Keys == ManyKeys<P.State> {
+    /// What stays allocated, for memory tests: slots, keys in the key table,
+    /// bytes of the buffers held lines are kept in.
+    var footprint: (slots: Int, tableKeys: Int, lineBytes: Int) {
+        (keys.slotCount, keys.tableCount, held.bufferBytes)
     }
 }

@@ -38,7 +38,7 @@ package enum StateFormat {
     /// The whole file for `snapshot`, saved under `flags`.
     package static func encode(_ snapshot: StateSnapshot, flags: StateFlags) -> [UInt8] {
         var head = versionLine
-        head.append(newline)
+        head.append(stateNewline)
         head.append(contentsOf: flags.line)
         head.append(contentsOf: Array("\nkeys\t\(snapshot.count)\n".utf8))
         // At most: each key byte escaped to 4, and per key a count (20),
@@ -56,7 +56,7 @@ package enum StateFormat {
                     let end = snapshot.keyEnds[index]
                     escape(UnsafeRawBufferPointer(rebasing: keys[start..<end]), into: &out)
                     start = end
-                    out.append(tab)
+                    out.append(stateTab)
                     out.appendDecimal(Int128(snapshot.owed[index]))
                     switch snapshot.states[index] {
                     case nil:
@@ -67,16 +67,16 @@ package enum StateFormat {
                     case let .bucket(arrival)?:
                         out.append("\tbucket\t")
                         out.appendSeconds(arrival.ceiling)
-                        out.append(tab)
+                        out.append(stateTab)
                         out.appendDecimal(Int128(arrival.below))
                     }
                     if let episode = snapshot.episodes[index] {
                         out.append("\tepisode\t")
                         out.appendSeconds(Int128(episode.resolveAt.nanoseconds))
-                        out.append(tab)
+                        out.append(stateTab)
                         snapshot.withEpisodeLine(index) { escape($0, into: &out) }
                     }
-                    out.append(newline)
+                    out.append(stateNewline)
                 }
             }
             out.append("end\n")
@@ -101,13 +101,13 @@ package enum StateFormat {
     static func escape(_ bytes: UnsafeRawBufferPointer, into out: inout ByteWriter) {
         for byte in bytes {
             switch byte {
-            case backslash: out.append(backslash, backslash)
-            case tab: out.append(backslash, UInt8(ascii: "t"))
-            case newline: out.append(backslash, UInt8(ascii: "n"))
-            case 0x0D: out.append(backslash, UInt8(ascii: "r"))
+            case stateBackslash: out.append(stateBackslash, stateBackslash)
+            case stateTab: out.append(stateBackslash, UInt8(ascii: "t"))
+            case stateNewline: out.append(stateBackslash, UInt8(ascii: "n"))
+            case 0x0D: out.append(stateBackslash, UInt8(ascii: "r"))
             case 0x20..<0x7F: out.append(byte)
             default:
-                out.append(backslash, UInt8(ascii: "x"))
+                out.append(stateBackslash, UInt8(ascii: "x"))
                 out.append(hexDigit(byte >> 4), hexDigit(byte & 0x0F))
             }
         }
@@ -117,202 +117,10 @@ package enum StateFormat {
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
-
-    // MARK: - Reading
-
-    /// The snapshot `bytes` holds, if they are a whole state saved under
-    /// `flags`; otherwise why not.
-    /// `isKey`: whether bytes are a key the run's `--key-field` makes (a
-    /// key of several values is encoded: KeyExtractor.swift).
-    package static func decode(_ bytes: [UInt8], flags: StateFlags,
-                               isKey: (UnsafeRawBufferPointer) -> Bool = { _ in true })
-        -> Result<StateSnapshot, StateFileProblem> {
-        bytes.withUnsafeBytes { decode($0, flags: flags, isKey: isKey) }
-    }
-
-    package static func decode(_ bytes: UnsafeRawBufferPointer, flags: StateFlags,
-                               isKey: (UnsafeRawBufferPointer) -> Bool = { _ in true })
-        -> Result<StateSnapshot, StateFileProblem> {
-        var lines = LineCursor(bytes)
-        guard let first = lines.next(), first.elementsEqual(versionLine) else {
-            let prefix = Array("pace state ".utf8)
-            lines = LineCursor(bytes)
-            if let first = lines.next(), first.starts(with: prefix) {
-                // Lines ended by CR LF (an editor's): this version's file, damaged.
-                if first.elementsEqual(versionLine + [0x0D]) { return .failure(.damaged(line: 1)) }
-                return .failure(.otherVersion)
-            }
-            return .failure(.foreign)
-        }
-        guard let flagsLine = lines.next() else { return .failure(.truncated) }
-        if !flagsLine.elementsEqual(flags.line) {
-            guard let saved = StateFlags(line: flagsLine) else { return .failure(.damaged(line: 2)) }
-            return .failure(.otherFlags(saved: saved, given: flags))
-        }
-        guard let keysLine = lines.next() else { return .failure(.truncated) }
-        let keysPrefix = Array("keys\t".utf8)
-        guard keysLine.starts(with: keysPrefix),
-              let count = wholeNumber(UnsafeRawBufferPointer(rebasing: keysLine[keysPrefix.count...])),
-              count >= 0, count <= Int128(bytes.count) else {
-            return .failure(.damaged(line: 3))
-        }
-        // A key's line has at least 8 bytes ("\t0\tidle\n"): no more room
-        // than the file can fill, whatever its count says.
-        let room = min(Int(count), bytes.count / 8)
-        var snapshot = StateSnapshot()
-        snapshot.reserve(room)
-        var key: [UInt8] = []
-        var lastLine: [UInt8] = []
-        // The keys read so far, slot i for entry i: a key twice is found.
-        var keys = ByteKeyTable<PackedKeys>()
-        for index in 0..<Int(count) {
-            let number = index + 4
-            guard let line = lines.next() else { return .failure(.truncated) }
-            // Unkeyed, the one key is the empty one.
-            guard let (state, owed, episode) = keyLine(line, key: &key, lastLine: &lastLine), flags.accepts(state),
-                  episode == nil || flags.keepsEpisodes, flags.keyed || key.isEmpty,
-                  key.withUnsafeBytes(isKey) else {
-                return .failure(.damaged(line: number))
-            }
-            // pace saves a key once: a second entry would replace the
-            // first, and what the first owes would be lost.
-            let repeated: Int32? = key.withUnsafeBytes { key in
-                let hash = hashBytes(key)
-                if let first = keys.find(key, hash: hash) { return first }
-                keys.insert(key, hash: hash, slot: Int32(index))
-                return nil
-            }
-            if let first = repeated { return .failure(.repeatedKey(line: number, first: Int(first) + 4)) }
-            if let episode {
-                snapshot.append(key: key, state: state, owed: owed, episode: (episode, lastLine))
-            } else {
-                snapshot.append(key: key, state: state, owed: owed)
-            }
-        }
-        guard let end = lines.next() else { return .failure(.truncated) }
-        guard end.elementsEqual("end".utf8), lines.atEnd else { return .failure(.damaged(line: Int(count) + 4)) }
-        return .success(snapshot)
-    }
-
-    /// One key's line: its key into `key`, its state, what it owes and its
-    /// episode's T (its last line into `lastLine`), if it has one.
-    private static func keyLine(_ line: UnsafeRawBufferPointer, key: inout [UInt8], lastLine: inout [UInt8])
-        -> (SavedState?, Int64, Instant?)? {
-        var fields = FieldCursor(line)
-        guard let keyField = fields.next(), unescape(keyField, into: &key),
-              let owedField = fields.next(), let owed = wholeNumber(owedField),
-              owed >= 0, owed <= maximumOwed, let kind = fields.next() else { return nil }
-        let state: SavedState?
-        if kind.elementsEqual("idle".utf8) {
-            state = nil
-        } else if kind.elementsEqual("window".utf8) {
-            guard let field = fields.next(), let end = seconds(field), let nanoseconds = Int64(exactly: end) else {
-                return nil
-            }
-            state = .window(end: Instant(nanoseconds: nanoseconds))
-        } else if kind.elementsEqual("bucket".utf8) {
-            guard let field = fields.next(), let ceiling = seconds(field),
-                  let belowField = fields.next(), let below = wholeNumber(belowField),
-                  let below64 = Int64(exactly: below), below64 >= 0 else { return nil }
-            state = .bucket(arrival: ExactInstant(ceiling: ceiling, below: below64))
-        } else {
-            return nil
-        }
-        var episode: Instant?
-        if let field = fields.next() {
-            guard field.elementsEqual("episode".utf8), let timeField = fields.next(), let time = seconds(timeField),
-                  let nanoseconds = Int64(exactly: time), let lineField = fields.next(),
-                  unescape(lineField, into: &lastLine) else { return nil }
-            episode = Instant(nanoseconds: nanoseconds)
-        }
-        guard fields.next() == nil else { return nil }
-        return (state, Int64(owed), episode)
-    }
-
-    /// The bytes an escaped text stands for, into `out`; false when the
-    /// text is not one `escape` writes.
-    package static func unescape(_ text: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
-        out.removeAll(keepingCapacity: true)
-        var i = 0
-        while i < text.count {
-            let byte = text[i]
-            guard byte == backslash else {
-                guard (0x20..<0x7F).contains(byte) else { return false }
-                out.append(byte)
-                i += 1
-                continue
-            }
-            guard i + 1 < text.count else { return false }
-            switch text[i + 1] {
-            case backslash: out.append(backslash)
-            case UInt8(ascii: "t"): out.append(tab)
-            case UInt8(ascii: "n"): out.append(newline)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "x"):
-                guard i + 3 < text.count, let high = hexValue(text[i + 2]), let low = hexValue(text[i + 3]) else {
-                    return false
-                }
-                out.append(high << 4 | low)
-                i += 2
-            default: return false
-            }
-            i += 2
-        }
-        return true
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
-
-    /// A decimal whole number, optionally negative, of at most 30 digits.
-    private static func wholeNumber(_ text: UnsafeRawBufferPointer) -> Int128? {
-        var i = 0
-        let negative = text.first == UInt8(ascii: "-")
-        if negative { i = 1 }
-        guard i < text.count, text.count - i <= 30 else { return nil }
-        var low: UInt64 = 0
-        var value: Int128 = 0
-        var digits = 0
-        while i < text.count {
-            let digit = text[i] &- UInt8(ascii: "0")
-            guard digit < 10 else { return nil }
-            // 64-bit steps while they cannot overflow (18 digits), Int128 after.
-            if digits < 18 {
-                low = low &* 10 &+ UInt64(digit)
-                if digits == 17 || i == text.count - 1 { value = Int128(low) }
-            } else {
-                value = value * 10 + Int128(digit)
-            }
-            digits += 1
-            i += 1
-        }
-        return negative ? -value : value
-    }
-
-    /// Seconds with exactly 9 decimals, as nanoseconds.
-    private static func seconds(_ text: UnsafeRawBufferPointer) -> Int128? {
-        guard text.count > 10, text[text.count - 10] == UInt8(ascii: "."),
-              let whole = wholeNumber(UnsafeRawBufferPointer(rebasing: text[..<(text.count - 10)])),
-              let fraction = wholeNumber(UnsafeRawBufferPointer(rebasing: text[(text.count - 9)...])),
-              fraction >= 0, text[text.count - 9] != UInt8(ascii: "-") else { return nil }
-        let negative = text.first == UInt8(ascii: "-")
-        // 30 digits of seconds are more nanoseconds than 128 bits hold.
-        let (scaled, over) = whole.magnitude.multipliedReportingOverflow(by: 1_000_000_000)
-        let (magnitude, past) = scaled.addingReportingOverflow(fraction.magnitude)
-        guard !over, !past, magnitude <= UInt128(Int128.max) else { return nil }
-        return negative ? -Int128(magnitude) : Int128(magnitude)
-    }
 }
 
-/// The most a key may owe in a state file: half of what a count holds, so
-/// that the discards of any later run cannot carry it past `Int64.max`.
-private let maximumOwed = Int128(Int64.max / 2)
-
-private let tab = UInt8(ascii: "\t")
-private let newline = UInt8(ascii: "\n")
-private let backslash = UInt8(ascii: "\\")
+// The bytes the format escapes, for its writing and its reading
+// (StateFormatReading.swift).
+let stateTab = UInt8(ascii: "\t")
+let stateNewline = UInt8(ascii: "\n")
+let stateBackslash = UInt8(ascii: "\\")
