@@ -84,6 +84,24 @@ struct TraceTests {
     }
 
     // Issue 21: a key's escape sequence reached the terminal raw.
+    @Test("--marbles over a run from 1677 to 1970 (more than 2^63 ns) draws it, and --stats follows")
+    func marblesAcrossCenturies() throws {
+        let input = "1677-09-21T00:12:43.145224192Z a\n1970-01-01T00:00:00Z b\n"
+        let result = try Pace.run(["--throttle", "1s", "--replay", "--marbles", "--stats"], stdin: Array(input.utf8),
+                                  environment: ["COLUMNS": "20"])
+        #expect(result.status == 0)
+        #expect(result.stdoutText == input)
+        // 20 - 2 - 3 - 1 = 14 columns: b, 9223372036.854775808 s after a, in the
+        // last; a's time shown to the microsecond at or before it.
+        #expect(result.stderr.hasPrefix("""
+            pace: marbles: -9223372036.854776 s to 0.000000 s, 709490156.681136 s per column
+              in  a------------b
+              out a------------b
+
+            """))
+        #expect(result.stderr.contains("pace: stats:\n  events in:           2\n  emitted:             2\n"))
+    }
+
     @Test("--marbles labels a key with an ESC and a byte that is not UTF-8 escaped")
     func escapedMarbleLabels() throws {
         let key: [UInt8] = Array("\u{1B}[2J".utf8) + [0xFF]

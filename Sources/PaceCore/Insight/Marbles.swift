@@ -88,6 +88,11 @@ package struct MarbleRecording: Equatable, Sendable {
 
     static var resolvedGlyph: UInt8 { UInt8(ascii: "!") }
 
+    /// Nanoseconds from `start` to `end` (not before it).
+    private static func distance(from start: Instant, to end: Instant) -> UInt64 {
+        UInt64(bitPattern: end.nanoseconds &- start.nanoseconds)
+    }
+
     /// The diagram, `width` columns wide (labels included).
     package func render(width: Int) -> String {
         guard let first = inputs.first else { return "pace: marbles: no events\n" }
@@ -97,12 +102,14 @@ package struct MarbleRecording: Equatable, Sendable {
         let labels: [String] = (0..<shownKeys).map { keyed ? displayKey(keyLabels?[$0] ?? keys[$0]) + " " : "" }
         let labelWidth = (labels.map(\.count).max() ?? 0) + 3  // "out"
         let columns = max(10, width - 2 - labelWidth - 1)
-        let span = end - start
+        // Unsigned: from 1677 to 2262 is more nanoseconds than Int64 holds.
+        let span = Self.distance(from: start, to: end)
 
         func column(_ t: Instant) -> Int {
-            guard span > 0 else { return 0 }
-            let product = (t - start).count.multipliedFullWidth(by: Int64(columns - 1))
-            return Int(span.count.dividingFullWidth(product).quotient)
+            guard span > 0, t > start else { return 0 }
+            guard t < end else { return columns - 1 }
+            let product = Self.distance(from: start, to: t).multipliedFullWidth(by: UInt64(columns - 1))
+            return Int(span.dividingFullWidth(product).quotient)
         }
         func row(_ marks: [Mark], key: Int) -> String {
             var counts = [Int](repeating: 0, count: columns)
@@ -130,8 +137,9 @@ package struct MarbleRecording: Equatable, Sendable {
             label + String(repeating: " ", count: labelWidth - label.count)
         }
 
-        let perColumn = columns > 1 ? span / Int64(columns - 1) : 0
-        var text = "pace: marbles: \(secondsString(start)) s to \(secondsString(end)) s, \(secondsString(Instant(nanoseconds: perColumn.count))) s per column\n"
+        // At least 10 columns: a span over 9 fits in Int64.
+        let perColumn = Int64(span / UInt64(columns - 1))
+        var text = "pace: marbles: \(secondsString(start)) s to \(secondsString(end)) s, \(secondsString(Instant(nanoseconds: perColumn))) s per column\n"
         func line(_ label: String, _ cells: String) -> String {
             cells.isEmpty ? "  " + label + "\n" : "  " + pad(label) + " " + cells + "\n"
         }

@@ -305,6 +305,26 @@ struct InsightTests {
         #expect(recording.render(width: 17).contains("  out a---------o\n"))
     }
 
+    @Test("marbles over more than 2^63 ns (1677 to 2262): drawn, not an overflow")
+    func marblesAcrossTheWholeClock() {
+        var recording = MarbleRecording(keyed: false)
+        let none = UnsafeRawBufferPointer(start: nil, count: 0)
+        let times: [Instant] = [Instant(nanoseconds: -5_000_000_000_000_000_000), 0,
+                                Instant(nanoseconds: 5_000_000_000_000_000_000)]
+        for (k, time) in times.enumerated() { recording.entered(EventNumber(k + 1), key: none, at: time) }
+        recording.emitted(2, key: none, at: 0)
+        // 17 - 2 - 3 - 1 = 11 columns over 1e19 ns: column = (t + 5e18) * 10 / 1e19,
+        // so 0 -> 5 and the last -> 10; 1e19 / 10 ns a column.
+        #expect(recording.render(width: 17) == """
+            pace: marbles: -5000000000.000000 s to 5000000000.000000 s, 1000000000.000000 s per column
+              in  a----b----c
+              out -----b
+              a-z: a key's events in order (o after the 26th); in out, the ones emitted
+              2-9: that many in one column, *: 10 or more; -: none
+
+            """)
+    }
+
     // MARK: - --marbles and the marble DSL: one dialect
 
     /// The README's example, one character per 100 ms, D = 300 ms, and each
