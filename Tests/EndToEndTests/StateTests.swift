@@ -189,12 +189,41 @@ struct StateEndToEndTests {
         let saved = try #require(dir.bytes)
         let result = try Pace.run(["--throttle", "2h", "--key-field", "1", "--state", dir.state], stdin: "a 2\n")
         #expect(result == PaceResult(stdout: [], stderr: refusal(
-            dir.state, " was saved under other flags (--throttle 3600000000000ns there, 7200000000000ns here)"),
+            dir.state, " was saved under other flags (--throttle '3600000000000ns' there, '7200000000000ns' here)"),
             status: 2))
         let unkeyed = try Pace.run(["--throttle", "1h", "--state", dir.state], stdin: "a 2\n")
         #expect(unkeyed == PaceResult(stdout: [], stderr: refusal(
-            dir.state, " was saved under other flags (--key-field 1 there, absent here)"), status: 2))
+            dir.state, " was saved under other flags (--key-field '1' there, absent here)"), status: 2))
         #expect(dir.bytes == saved)
+    }
+
+    @Test("a NAME `absent` is not the absence of --key-field: neither run loads the other's FILE")
+    func keyFieldNamedAbsent() throws {
+        let named = try StateDirectory()
+        let byName = ["--throttle", "1h", "--key-field", "absent", "--state", named.state]
+        #expect(try Pace.run(byName, stdin: "absent=x 1\n").status == 0)
+        #expect(named.text.contains("\t--key-field=\\x61bsent\t"))
+        #expect(try Pace.run(["--throttle", "1h", "--state", named.state], stdin: "absent=x 2\n") == PaceResult(
+            stdout: [], stderr: refusal(named.state, " was saved under other flags (--key-field 'absent' there, absent here)"),
+            status: 2))
+        // Read back as the NAME: the same run goes on with x's window.
+        #expect(try Pace.run(byName, stdin: "absent=x 3\nabsent=y 1\n").stdout == Array("absent=y 1\n".utf8))
+
+        let unkeyed = try StateDirectory()
+        #expect(try Pace.run(["--throttle", "1h", "--state", unkeyed.state], stdin: "a 1\n").status == 0)
+        #expect(try Pace.run(["--throttle", "1h", "--key-field", "absent", "--state", unkeyed.state], stdin: "q 2\n")
+                == PaceResult(stdout: [], stderr: refusal(
+                    unkeyed.state, " was saved under other flags (--key-field absent there, 'absent' here)"), status: 2))
+    }
+
+    @Test("the refusal quotes the values that differ: a --delimiter of a space, of a comma")
+    func delimiterShownQuoted() throws {
+        let dir = try StateDirectory()
+        let keyed = ["--throttle", "1h", "--key-field", "1", "--state", dir.state]
+        #expect(try Pace.run(keyed + ["--delimiter", " "], stdin: "a b\n").status == 0)
+        #expect(try Pace.run(keyed + ["--delimiter", ","], stdin: "a b\n") == PaceResult(
+            stdout: [], stderr: refusal(dir.state, " was saved under other flags (--delimiter ' ' there, ',' here)"),
+            status: 2))
     }
 
     @Test("--resolve-after is one of the flags a state records; its lines keep their marks, its episodes stay open")
@@ -204,7 +233,7 @@ struct StateEndToEndTests {
         #expect(try Pace.run(episodes, stdin: "a 1\na 2\n")
                 == PaceResult(stdout: Array("first\ta 1\n".utf8), stderr: "", status: 0))
         #expect(try Pace.run(flags + ["--state", dir.state], stdin: "a 3\n") == PaceResult(stdout: [], stderr: refusal(
-            dir.state, " was saved under other flags (--resolve-after 60000000000ns there, absent here)"), status: 2))
+            dir.state, " was saved under other flags (--resolve-after '60000000000ns' there, absent here)"), status: 2))
         // a's episode is still open (saved, not closed): a owes a 2 and a 3.
         #expect(try Pace.run(episodes + ["--count"], stdin: "a 3\nb 1\n")
                 == PaceResult(stdout: Array("1\tfirst\tb 1\n".utf8), stderr: "", status: 0))
@@ -219,9 +248,9 @@ struct StateEndToEndTests {
         #expect(dir.text.contains("--then-every=3"))
         let saved = try #require(dir.bytes)
         #expect(try Pace.run(flags + ["--state", dir.state], stdin: "a 3\n") == PaceResult(stdout: [], stderr: refusal(
-            dir.state, " was saved under other flags (--then-every 3 there, absent here)"), status: 2))
+            dir.state, " was saved under other flags (--then-every '3' there, absent here)"), status: 2))
         #expect(try Pace.run(flags + ["--then-every", "5", "--state", dir.state], stdin: "a 3\n")
-                == PaceResult(stdout: [], stderr: refusal(dir.state, " was saved under other flags (--then-every 3 there, 5 here)"),
+                == PaceResult(stdout: [], stderr: refusal(dir.state, " was saved under other flags (--then-every '3' there, '5' here)"),
                               status: 2))
         #expect(dir.bytes == saved)
         // a owes a 2: with a 3 it has two discards in a row, a 4 is the third.

@@ -101,6 +101,14 @@ package struct StateFlags: Equatable, Sendable {
                 out.append(contentsOf: Array("absent".utf8))
                 continue
             }
+            // A value that is the word itself (`--key-field absent`, a
+            // NAME) is written with its first byte escaped, which reads
+            // back as the same bytes: an unkeyed run's file never loads
+            // into that keyed run, nor the other way round.
+            if value.elementsEqual("absent".utf8) {
+                out.append(contentsOf: Array(#"\x61bsent"#.utf8))
+                continue
+            }
             value.withUnsafeBytes { StateFormat.escape($0, into: &out) }
         }
         return out
@@ -109,10 +117,13 @@ package struct StateFlags: Equatable, Sendable {
     /// The first flag that differs from `other`'s, for a message: its name,
     /// its value here and there (`absent` for none).
     package func firstDifference(from other: StateFlags) -> (name: String, here: String, there: String)? {
+        // A value is quoted, escaped as in the file: a `--delimiter` of a
+        // space or a comma, or a NAME `absent`, stays readable.
         func shown(_ value: [UInt8]?) -> String {
             guard let value else { return "absent" }
-            var out: [UInt8] = []
+            var out: [UInt8] = [UInt8(ascii: "'")]
             value.withUnsafeBytes { StateFormat.escape($0, into: &out) }
+            out.append(UInt8(ascii: "'"))
             return String(decoding: out, as: UTF8.self)
         }
         for (index, flag) in flags.enumerated() {

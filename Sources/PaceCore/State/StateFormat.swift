@@ -10,8 +10,9 @@
 //   end
 //
 // Line 1 names the format and its version. Line 2 holds the flags that
-// shape the state (StateFlags), each `--name=value` or `--name=absent`; a
-// run under other ones refuses the file. Then the number of keys, one line
+// shape the state (StateFlags), each `--name=value` or `--name=absent` (a
+// value that is that word, a NAME, is `\x61bsent`); a run under other ones
+// refuses the file. Then the number of keys, one line
 // per key and an `end` line: a file cut short has no `end` (or too few
 // keys), so it is refused, never half loaded. A key line is the key's bytes
 // escaped, the discards it owes, and its policy state: `window` and its end,

@@ -148,7 +148,7 @@ struct StateFormatTests {
         #expect(StateFormat.decode(StateFormat.encode(empty, flags: unkeyed), flags: unkeyed) == .success(empty))
         let other = flags(.throttle(6))
         if case let .otherFlags(saved, given)? = decode(String(decoding: StateFormat.encode(snapshot, flags: other), as: UTF8.self)) {
-            #expect(given.firstDifference(from: saved)! == ("--throttle", "5ns", "6ns"))
+            #expect(given.firstDifference(from: saved)! == ("--throttle", "'5ns'", "'6ns'"))
         } else {
             Issue.record("a state saved under --throttle 6ns was not refused for its flags")
         }
