@@ -8,12 +8,8 @@
 // memory (`timersOnlyForget`), and the state may hold a window that is over.
 
 package struct Leading<Payload: Equatable>: Policy {
-    package enum State: Equatable {
-        /// No window open: the next event starts a burst.
-        case idle
-        /// A burst is on until `end`.
-        case window(end: Instant)
-    }
+    /// A window is a burst: it lasts until the window has passed in silence.
+    package typealias State = OpenWindow
 
     package let window: Nanoseconds
 

@@ -73,6 +73,16 @@ package struct Effects<Payload: Equatable>: Equatable {
     package static var becameIdle: Effects { Effects(idle: true) }
 }
 
+/// The state of a policy that remembers only its window (throttle first, a
+/// leading-edge debounce): none open, or one open until `end`. Both save it
+/// to `--state` as it is (State/PolicyStates.swift).
+package enum OpenWindow: Equatable, Sendable {
+    /// No window open: the next event is emitted.
+    case idle
+    /// A window is open until `end`.
+    case window(end: Instant)
+}
+
 /// `--batch`: a batch that goes out, its size and why (for `--trace`).
 package struct BatchRelease: Equatable, Sendable {
     package enum Why: Equatable, Sendable {

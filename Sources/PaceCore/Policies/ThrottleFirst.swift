@@ -3,12 +3,8 @@
 // while events are dropped. The state remembers the last emission's window.
 
 package struct ThrottleFirst<Payload: Equatable>: Policy {
-    package enum State: Equatable {
-        /// No window open: the next event is emitted.
-        case idle
-        /// Events before `end` are dropped.
-        case window(end: Instant)
-    }
+    /// Events before a window's end are dropped.
+    package typealias State = OpenWindow
 
     package let window: Nanoseconds
 

@@ -34,7 +34,8 @@ package enum SavedState: Equatable, Sendable {
     }
 }
 
-extension ThrottleFirst {
+/// Throttle first and a leading-edge debounce: the window, as it is.
+extension Policy where State == OpenWindow {
     package func saved(_ state: State) -> SavedState? {
         switch state {
         case .idle: nil
@@ -74,20 +75,6 @@ extension BatchThrottleLast {
     package func restored(_ saved: SavedState) -> State? {
         guard case let .window(end) = saved else { return nil }
         return .window(end: end, first: nil, count: 0)
-    }
-}
-
-extension Leading {
-    package func saved(_ state: State) -> SavedState? {
-        switch state {
-        case .idle: nil
-        case let .window(end): .window(end: end)
-        }
-    }
-
-    package func restored(_ saved: SavedState) -> State? {
-        guard case let .window(end) = saved else { return nil }
-        return .window(end: end)
     }
 }
 
