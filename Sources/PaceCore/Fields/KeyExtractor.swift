@@ -7,9 +7,9 @@
 // or a range) is encoded in the extractor's scratch so that no two sequences
 // meet: each value as an 8-byte length and its bytes, and each range first
 // says how many values it holds. `a b` + `c` and `a` + `b c` stay apart;
-// `shown` joins the values by one space for `PACE_KEY`, `--stats` and
-// `--marbles`, where they may look alike (still bytes: what a person sees
-// is then escaped by `displayText`).
+// `shown` (KeyValuesShown.swift) joins the values by one space for
+// `PACE_KEY`, `--stats` and `--marbles`, where they may look alike (still
+// bytes: what a person sees is then escaped by `displayText`).
 //
 // A masked item (`5-~`, `msg~`) has its value masked (KeyMask.swift) into
 // the scratch: one masked field or NAME is that masked value; in an encoded
@@ -24,9 +24,9 @@
 // `--exempt`'s field too (`walking`).
 
 package struct KeyExtractor {
-    private enum Shape { case unkeyed, blankField, delimitedField, name, masked, encoded, walked, walkedUnmasked, walking }
+    enum Shape { case unkeyed, blankField, delimitedField, name, masked, encoded, walked, walkedUnmasked, walking }
 
-    private let shape: Shape
+    let shape: Shape
     private let field: Int
     private let delimiter: UInt8
     private let delimited: Bool
@@ -36,7 +36,7 @@ package struct KeyExtractor {
     private let names: [NameView]
     /// A key of one NAME: where its bytes are.
     private let name: NameView?
-    private let items: [FieldItem]
+    let items: [FieldItem]
     /// Per item: masked (`5-~`): its value is written masked (KeyMask.swift).
     private let masks: [Bool]
     private let scratch = ByteScratch()
@@ -265,57 +265,5 @@ package struct KeyExtractor {
         }
         scratch.count = kept.end
         scratch.storeLength(kept.values, at: countAt)
-    }
-
-    /// Whether `key` is one this extractor makes (a `--state` file's key,
-    /// which may be damaged): an encoded key's counts and lengths fill it
-    /// exactly, item by item. Any bytes are a key of one value.
-    package func makes(_ key: UnsafeRawBufferPointer) -> Bool {
-        shape != .encoded || forEachValue(of: key) { _ in }
-    }
-
-    /// A key as people read it: its values joined by one space.
-    package func shown(_ key: [UInt8]) -> [UInt8] {
-        guard shape == .encoded else { return key }
-        var shown: [UInt8] = []
-        var first = true
-        key.withUnsafeBytes { bytes in
-            _ = forEachValue(of: bytes) { value in
-                if !first { shown.append(0x20) }
-                first = false
-                shown.append(contentsOf: value)
-            }
-        }
-        return shown
-    }
-
-    /// Each value of the encoded key `key`, in order, as `body` is given
-    /// it; false (having stopped) where its counts and lengths do not fill
-    /// it exactly, item by item.
-    private func forEachValue(of key: UnsafeRawBufferPointer, _ body: (Slice<UnsafeRawBufferPointer>) -> Void) -> Bool {
-        var offset = 0
-        /// The 8-byte length or count at `offset`, if it is no more than `most`.
-        func length(atMost most: Int) -> Int? {
-            guard key.count - offset >= 8 else { return nil }
-            let n = UInt64(littleEndian: key.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset += 8
-            return n <= UInt64(most) ? Int(n) : nil
-        }
-        func value() -> Bool {
-            guard let n = length(atMost: key.count - offset - 8) else { return false }
-            body(key[offset..<(offset + n)])
-            offset += n
-            return true
-        }
-        for item in items {
-            switch item {
-            case .field, .name:
-                guard value() else { return false }
-            case .range, .from:
-                guard let count = length(atMost: (key.count - offset - 8) / 8) else { return false }
-                for _ in 0..<count where !value() { return false }
-            }
-        }
-        return offset == key.count
     }
 }
