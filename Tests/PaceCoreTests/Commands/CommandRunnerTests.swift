@@ -2,7 +2,9 @@
 // ("start 3", "end 3") and block on a gate FIFO of their own until the test
 // opens it, so every ordering is forced by the test, never by sleeping. Each
 // test ends by checking that every pid its commands reported has been reaped
-// (waitpid says ECHILD: no zombie, no child left running).
+// (waitpid says ECHILD: no zombie, no child left running). Here: the line on
+// stdin and in the environment, and failures; `--on-busy` is
+// CommandRunnerOnBusyTests', the end of a run CommandRunnerShutdownTests'.
 
 import Glibc
 import Foundation
@@ -11,7 +13,7 @@ import PaceTesting
 import Testing
 
 /// A scratch directory with the events FIFO, gates, and a stderr file.
-private final class Fixture {
+final class Fixture {
     let dir: String
     private var eventsFD: Int32 = -1
     /// Kept open so that the FIFO never reads as ended between writers.
@@ -116,10 +118,10 @@ private final class Fixture {
     }
 }
 
-private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 extension CommandRunner {
-    fileprivate func submit(_ line: [UInt8], key: [UInt8] = [], time: Instant = 0, count: Int64 = 1,
+    func submit(_ line: [UInt8], key: [UInt8] = [], time: Instant = 0, count: Int64 = 1,
                             number: EventNumber) throws {
         try line.withUnsafeBytes { l in
             try key.withUnsafeBytes { k in
@@ -128,12 +130,12 @@ extension CommandRunner {
         }
     }
 
-    fileprivate func submit(_ line: String, key: String = "", number: EventNumber) throws {
+    func submit(_ line: String, key: String = "", number: EventNumber) throws {
         try submit(bytes(line), key: bytes(key), number: number)
     }
 }
 
-private func noSignal() -> Int32 { 0 }
+func noSignal() -> Int32 { 0 }
 
 @Suite("CommandRunner with real processes", .serialized)
 struct CommandRunnerTests {
@@ -221,185 +223,6 @@ struct CommandRunnerTests {
         f.expectAllReaped(count: 1)
     }
 
-    @Test("one command per key at a time, and --jobs commands at once")
-    func onePerKeyAndJobs() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; ev end"), jobs: 2),
-                                   dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...4)
-        try runner.submit("1 a", key: "a", number: 1)
-        try runner.submit("2 a", key: "a", number: 2)
-        try runner.submit("3 b", key: "b", number: 3)
-        try runner.submit("4 c", key: "c", number: 4)
-        // Two slots: lines 1 and 3 (2 waits for key a, 4 for a slot).
-        let first = [try f.nextEvent(runner), try f.nextEvent(runner)]
-        #expect(Set(first) == ["start 1", "start 3"])
-        f.release(3)
-        // The freed slot goes to c (a is still busy), not to line 2.
-        #expect(try f.nextEvent(runner) == "end 3")
-        #expect(try f.nextEvent(runner) == "start 4")
-        f.release(1)
-        #expect(try f.nextEvent(runner) == "end 1")
-        #expect(try f.nextEvent(runner) == "start 2")
-        f.release(4)
-        f.release(2)
-        let last = [try f.nextEvent(runner), try f.nextEvent(runner)]
-        #expect(Set(last) == ["end 4", "end 2"])
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 4))
-        f.expectAllReaped(count: 4)
-    }
-
-    @Test("--on-busy drop: a line whose key runs never runs, and goes to --dropped")
-    func dropMode() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; ev end"), onBusy: .drop),
-                                   dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...3)
-        try runner.submit("1 first", key: "a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        try runner.submit("2 second", key: "a", number: 2)
-        #expect(runner.dropped.emissions == [Emitted(time: 0, "2 second")])
-        f.release(1)
-        #expect(try f.nextEvent(runner) == "end 1")
-        try f.runUntilIdle(runner)
-        try runner.submit("3 third", key: "a", number: 3)
-        #expect(try f.nextEvent(runner) == "start 3")
-        f.release(3)
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 2, notRun: 1))
-        f.expectAllReaped(count: 2)
-    }
-
-    @Test("--on-busy queue: a busy key's lines run after it, in order")
-    func queueMode() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; ev end"), jobs: 3),
-                                   dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...3)
-        for n in 1...3 { try runner.submit("\(n) line", key: "k", number: EventNumber(n)) }
-        for n in 1...3 {
-            #expect(try f.nextEvent(runner) == "start \(n)")
-            f.release(n)
-            #expect(try f.nextEvent(runner) == "end \(n)")
-        }
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 3))
-        f.expectAllReaped(count: 3)
-    }
-
-    @Test("--on-busy restart: the old command gets SIGTERM, the waiting line is dropped, the newest runs")
-    func restartMode() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'ev term; exit 0' TERM
-            ev start; gate; ev end
-            """), onBusy: .restart), dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...3)
-        try runner.submit("1 one", key: "a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        try runner.submit("2 two", key: "a", number: 2)
-        try runner.submit("3 three", key: "a", number: 3)
-        #expect(runner.dropped.emissions == [Emitted(time: 0, "2 two")])
-        #expect(try f.nextEvent(runner) == "term 1")
-        #expect(try f.nextEvent(runner) == "start 3")
-        f.release(3)
-        #expect(try f.nextEvent(runner) == "end 3")
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 2, restarted: 1, notRun: 1))
-        // A command pace signalled is no failure.
-        #expect(runner.exitStatus == 0)
-        #expect(f.errors == "")
-        f.expectAllReaped(count: 2)
-    }
-
-    @Test("a command that traps TERM is sent SIGKILL after --kill-after")
-    func killAfter() throws {
-        let f = Fixture()
-        let killAfter: Nanoseconds = 200_000_000
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'ev term' TERM
-            ev start
-            while :; do gate; done
-            """), onBusy: .restart, killAfter: killAfter), dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...2)
-        try runner.submit("1 one", key: "a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        let terminated = ProcessPlatform.monotonicNow()
-        try runner.submit("2 two", key: "a", number: 2)
-        #expect(try f.nextEvent(runner) == "term 1")
-        // Line 1 ignores the SIGTERM: line 2 starts only once SIGKILL came.
-        #expect(try f.nextEvent(runner) == "start 2")
-        #expect(ProcessPlatform.monotonicNow() - terminated >= killAfter)
-        // Shutdown: SIGTERM, then SIGKILL once more.
-        try runner.shutdown(at: 0)
-        #expect(try f.nextEvent(runner) == "term 2")
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 2, restarted: 1))
-        #expect(runner.exitStatus == 0)
-        #expect(f.errors == "")
-        f.expectAllReaped(count: 2)
-    }
-
-    @Test("while a write waits, a signal sends SIGTERM and arms SIGKILL; --dropped gets the waiting line once the write is done")
-    func whileWriteWaits() throws {
-        let f = Fixture()
-        let traceFD = open(f.dir + "/trace", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        defer { close(traceFD) }
-        let killAfter: Nanoseconds = 60_000_000_000
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'ev term; exit 0' TERM
-            ev start; gate
-            """), killAfter: killAfter), dropped: RecordingSink(), errorFD: f.errorFD,
-            trace: TraceWriter(fd: traceFD, flushesEachLine: true))
-        f.makeGates(1...2)
-        try runner.submit("1 a", key: "a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        try runner.submit("2 a", key: "a", number: 2)
-        let started = "pace: trace: line 1: command started\n"
-        #expect(f.file("trace") == bytes(started))
-        // No signal: nothing to do, nothing due.
-        #expect(runner.actWhileWriteWaits(terminating: false) == nil)
-        let delay = try #require(runner.actWhileWriteWaits(terminating: true))
-        #expect(delay <= killAfter && delay > killAfter - 10_000_000_000)
-        // The discard and the trace would write: they wait, and the runner
-        // asks to be driven at once.
-        #expect(runner.dropped.emissions == [])
-        #expect(f.file("trace") == bytes(started))
-        #expect(runner.nextDeadline == 0)
-        #expect(runner.isShutDown)
-        #expect(try f.nextEvent(runner) == "term 1")
-        #expect(runner.dropped.emissions == [Emitted(time: 0, "2 a")])
-        #expect(runner.nextDeadline != 0)
-        // (Its exit may be traced already.)
-        #expect(f.file("trace").starts(with: bytes(started + "pace: trace: line 1: command sent SIGTERM: pace is stopping\n"
-                                                   + "pace: trace: line 2: not run: pace is stopping\n")))
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 1, notRun: 1))
-        #expect(runner.exitStatus == 0)
-        #expect(f.errors == "")
-        f.expectAllReaped(count: 1)
-    }
-
-    @Test("a start that waited behind a write is withdrawn when a signal came meanwhile: --dropped gets its line, nothing runs")
-    func deferredStartAfterSignal() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("ev start")), dropped: RecordingSink(),
-                                   errorFD: f.errorFD)
-        // A write waits: the start the queue asks for waits behind it.
-        runner.writeWaiting = true
-        try runner.submit("1 a", number: 1)
-        runner.writeWaiting = false
-        #expect(runner.nextDeadline == 0)
-        try runner.shutdown(at: 0)
-        #expect(runner.dropped.emissions == [Emitted(time: 0, "1 a")])
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.stats == CommandStats(run: 0, notRun: 1))
-        #expect(runner.notRunAtShutdown == 1)
-        #expect(f.errors == "")
-        f.expectAllReaped(count: 0)
-    }
-
     @Test("a failing command: its stderr line, pace goes on, exit status 123")
     func failingCommand() throws {
         let f = Fixture()
@@ -433,116 +256,5 @@ struct CommandRunnerTests {
         #expect(runner.dropped.emissions == [Emitted(time: 0, "one"), Emitted(time: 0, "two")])
         #expect(runner.stats == CommandStats(run: 0, notRun: 2))
         #expect(runner.exitStatus == 1)
-    }
-
-    @Test("end of input waits for the running commands; shutdown discards the waiting ones")
-    func endOfInputAndShutdown() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'echo "term $n" >> '\(f.dir)/log'; exit 0' TERM
-            ev start; gate; echo "end $n" >> '\(f.dir)/log'
-            """), jobs: 2), dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...3)
-        try runner.submit("1 a", key: "a", number: 1)
-        try runner.submit("2 b", key: "b", number: 2)
-        try runner.submit("3 c", key: "c", number: 3)
-        #expect(Set([try f.nextEvent(runner), try f.nextEvent(runner)]) == ["start 1", "start 2"])
-        runner.endOfInput()
-        #expect(!runner.isFinished)
-        f.release(1)
-        // Line 3 takes line 1's slot; then a signal.
-        #expect(try f.nextEvent(runner) == "start 3")
-        try runner.shutdown(at: 7)
-        try runner.submit(bytes("late"), time: 7, number: 4)
-        try runner.waitUntilIdle(pendingSignal: noSignal)
-        #expect(runner.isFinished)
-        let log = Set(String(decoding: f.file("log"), as: UTF8.self).split(separator: "\n"))
-        #expect(log == ["end 1", "term 2", "term 3"])
-        #expect(runner.dropped.emissions == [Emitted(time: 7, "late")])
-        #expect(runner.stats == CommandStats(run: 3, notRun: 1))
-        f.expectAllReaped(count: 3)
-    }
-
-    @Test("the lines of a long backlog are stored in a table that shrinks once they are gone")
-    func backlogTableShrinks() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'exit 0' TERM
-            ev start; gate
-            """)), dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...1)
-        for line in 1...20_000 { try runner.submit("\(line) a", number: EventNumber(line)) }
-        #expect(try f.nextEvent(runner) == "start 1")
-        #expect(runner.stored.count == 19_999)
-        let peak = runner.stored.capacity
-        // A signal: the 19,999 waiting lines go, not run.
-        try runner.shutdown(at: 0)
-        try runner.waitUntilIdle(pendingSignal: noSignal)
-        #expect(runner.dropped.emissions.count == 19_999)
-        #expect(runner.stored.isEmpty)
-        #expect(peak >= 19_999 && runner.stored.capacity <= 1024)
-        f.expectAllReaped(count: 1)
-    }
-
-    @Test("a signal during the blocking wait shuts down: SIGTERM to the running command")
-    func signalDuringWait() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'ev term; exit 0' TERM
-            ev start; gate
-            """)), dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...1)
-        try runner.submit("1 a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        var pending: Int32 = 0
-        // The wait sees the signal (as pace's handler would set it) at once.
-        pending = SIGTERM
-        try runner.waitUntilIdle(pendingSignal: { pending })
-        #expect(try f.nextEvent(runner) == "term 1")
-        #expect(runner.stats == CommandStats(run: 1))
-        f.expectAllReaped(count: 1)
-    }
-
-    @Test("a second signal: SIGKILL at once to a command that ignores SIGTERM")
-    func killAll() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("""
-            trap 'ev term' TERM
-            ev start
-            while :; do gate; done
-            """), killAfter: 3_600_000_000_000), dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...1)
-        try runner.submit("1 a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        try runner.shutdown(at: 0)
-        #expect(try f.nextEvent(runner) == "term 1")
-        // A repeated shutdown changes nothing; killAll does not wait an hour.
-        try runner.shutdown(at: 0)
-        try runner.killAll(at: 0)
-        try runner.finish(pendingSignal: noSignal)
-        #expect(runner.isFinished)
-        #expect(runner.exitStatus == 0)
-        f.expectAllReaped(count: 1)
-    }
-
-    @Test("a command killed by the signal pace got too (`kill 0`) is no failure")
-    func sameSignalAsPace() throws {
-        let f = Fixture()
-        let runner = CommandRunner(CommandOptions(command: f.command("ev start; gate; kill -INT $$")),
-                                   dropped: RecordingSink(), errorFD: f.errorFD)
-        f.makeGates(1...1)
-        try runner.submit("1 a", number: 1)
-        #expect(try f.nextEvent(runner) == "start 1")
-        f.release(1)
-        // SIGINT reaches pace and its command together: pace's flag is not
-        // set yet when its wait starts, and is when the command's exit ends it.
-        var looks = 0
-        try runner.waitUntilIdle(pendingSignal: {
-            looks += 1
-            return looks > 1 ? SIGINT : 0
-        })
-        #expect(runner.exitStatus == 0)
-        #expect(f.errors == "")
-        f.expectAllReaped(count: 1)
     }
 }
