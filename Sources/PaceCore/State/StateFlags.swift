@@ -115,7 +115,7 @@ package struct StateFlags: Equatable, Sendable {
     }
 
     /// The first flag that differs from `other`'s, for a message: its name,
-    /// its value here and there (`absent` for none).
+    /// its value here and there, quoted (`absent` for none).
     package func firstDifference(from other: StateFlags) -> (name: String, here: String, there: String)? {
         // A value is quoted, escaped as in the file: a `--delimiter` of a
         // space or a comma, or a NAME `absent`, stays readable.
