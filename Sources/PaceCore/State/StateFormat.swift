@@ -120,8 +120,8 @@ package enum StateFormat {
     }
 }
 
-// The bytes the format escapes, for its writing and its reading
-// (StateFormatReading.swift).
+// The bytes the format escapes, for its writing, its reading
+// (StateFormatReading.swift) and its lines' and fields' search (StateText.swift).
 let stateTab = UInt8(ascii: "\t")
 let stateNewline = UInt8(ascii: "\n")
 let stateBackslash = UInt8(ascii: "\\")

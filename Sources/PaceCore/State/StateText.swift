@@ -17,7 +17,7 @@ struct LineCursor {
 
     mutating func next() -> UnsafeRawBufferPointer? {
         guard at < bytes.count, let base = bytes.baseAddress,
-              let found = memchr(base + at, Int32(newline), bytes.count - at) else { return nil }
+              let found = memchr(base + at, Int32(stateNewline), bytes.count - at) else { return nil }
         let end = base.distance(to: UnsafeRawPointer(found))
         defer { at = end + 1 }
         return UnsafeRawBufferPointer(rebasing: bytes[at..<end])
@@ -35,7 +35,7 @@ struct FieldCursor {
     mutating func next() -> UnsafeRawBufferPointer? {
         guard !done else { return nil }
         guard let base = line.baseAddress, at < line.count,
-              let found = memchr(base + at, Int32(tab), line.count - at) else {
+              let found = memchr(base + at, Int32(stateTab), line.count - at) else {
             done = true
             return UnsafeRawBufferPointer(rebasing: line[at...])
         }
@@ -115,6 +115,3 @@ struct ByteWriter {
         appendDigits(UInt64(magnitude % 1_000_000_000), width: 9)
     }
 }
-
-private let tab = UInt8(ascii: "\t")
-private let newline = UInt8(ascii: "\n")
