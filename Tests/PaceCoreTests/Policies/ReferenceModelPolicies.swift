@@ -22,8 +22,7 @@ extension ReferenceModel {
             // before it is due (a timer due at T fires before an event at T).
             // With the input over, the clock runs on: the last one fires too.
             func due(_ j: Int, runStart f: Instant) -> Instant {
-                guard let m = maxWait else { return t[j] + d }
-                return min(t[j] + d, f + m)
+                debounceDue(t[j], runStart: f, window: d, maxWait: maxWait)
             }
             var i = 0
             while i < n {
@@ -179,8 +178,7 @@ extension ReferenceModel {
             // it; the n-th pending event sends them out at its own time,
             // and nothing is pending afterwards (the next event is a new f).
             func due(_ j: Int, runStart f: Instant) -> Instant {
-                guard let m = maxWait else { return t[j] + d }
-                return min(t[j] + d, f + m)
+                debounceDue(t[j], runStart: f, window: d, maxWait: maxWait)
             }
             var i = 0
             while i < t.count {
@@ -244,4 +242,12 @@ extension ReferenceModel {
         }
         return (emitted, busy)
     }
+}
+
+/// A debounce's timer after an event at `t` of a pending run that began at
+/// `f`: t + D, or min(t + D, f + M) with a max-wait. One line and a batch
+/// alike.
+private func debounceDue(_ t: Instant, runStart f: Instant, window d: Nanoseconds, maxWait: Nanoseconds?) -> Instant {
+    guard let m = maxWait else { return t + d }
+    return min(t + d, f + m)
 }
